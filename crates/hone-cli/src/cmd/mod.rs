@@ -1,0 +1,11 @@
+//! One module per subcommand: its arguments and its `run`.
+
+pub mod check;
+pub mod eval;
+pub mod model;
+pub mod pack;
+pub mod prompt;
+pub mod rule;
+pub mod search;
+pub mod tokens;
+pub mod unpack;

@@ -1,0 +1,28 @@
+//! # hone-core
+//!
+//! The engine of Hone, a workbench for authors of agent skills: folders with a
+//! `SKILL.md` (YAML frontmatter, then markdown instructions) that agents
+//! discover and load on demand.
+//!
+//! The engine is a plain library: no UI, no printing. The `hone` CLI and the
+//! desktop app are thin adapters over it, so both give the same answers.
+//!
+//! - [`document`] splits a file into frontmatter and body; [`yaml`] parses the
+//!   frontmatter into a tree with byte spans; [`skill`] builds the typed model;
+//!   [`library`] discovers skills under one or more roots.
+//! - [`diagnostic`] is the one finding type every check reports.
+//!
+//! ```
+//! use hone_core::{document::SkillDocument, skill::Skill};
+//! let doc = SkillDocument::parse("---\nname: pdf\ndescription: Reads PDFs.\n---\n# PDF\n".into());
+//! let skill = Skill::from_document(std::path::Path::new("pdf"), doc);
+//! assert_eq!(skill.id, "pdf");
+//! assert_eq!(skill.body(), "# PDF\n");
+//! ```
+
+pub mod diagnostic;
+pub mod document;
+pub mod library;
+pub mod skill;
+pub mod text;
+pub mod yaml;

@@ -1,0 +1,91 @@
+//! Byte offsets to the line and column an editor shows.
+
+use crate::diagnostic::{Position, Span};
+
+/// The starts of every line of a text, to turn byte offsets into positions in
+/// `O(log lines)`.
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    line_starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let mut line_starts = Vec::with_capacity(text.len() / 40 + 1);
+        line_starts.push(0);
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        LineIndex { line_starts }
+    }
+
+    /// Number of lines (a trailing newline does not start a new line).
+    pub fn line_count(&self, text: &str) -> usize {
+        let n = self.line_starts.len();
+        if text.ends_with('\n') { n - 1 } else { n }
+    }
+
+    /// Byte offset of the start of 1-based `line`, if it exists.
+    pub fn line_start(&self, line: u32) -> Option<usize> {
+        self.line_starts.get((line as usize).checked_sub(1)?).copied()
+    }
+
+    /// The position of byte `offset` of `text` (clamped to the text and moved
+    /// back to a character boundary). A leading byte-order mark takes no column.
+    pub fn position(&self, text: &str, offset: usize) -> Position {
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
+        let start = self.line_starts[line];
+        let mut column = text[start..offset].chars().count() + 1;
+        if line == 0 && text.starts_with('\u{feff}') && offset > 0 {
+            column -= 1;
+        }
+        Position { line: line as u32 + 1, column: column as u32, offset }
+    }
+
+    pub fn span(&self, text: &str, range: std::ops::Range<usize>) -> Span {
+        Span { start: self.position(text, range.start), end: self.position(text, range.end) }
+    }
+
+    /// The text of the 1-based line holding `offset`, without its line ending.
+    pub fn line_text<'t>(&self, text: &'t str, offset: usize) -> &'t str {
+        let pos = self.position(text, offset);
+        let start = self.line_starts[pos.line as usize - 1];
+        let end = self.line_starts.get(pos.line as usize).copied().unwrap_or(text.len());
+        text[start..end].trim_end_matches(['\n', '\r'])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_characters_and_lines() {
+        let text = "ab\nçd\r\nef";
+        let index = LineIndex::new(text);
+        assert_eq!(index.position(text, 0), Position { line: 1, column: 1, offset: 0 });
+        let e = text.find('e').unwrap();
+        assert_eq!(index.position(text, e), Position { line: 3, column: 1, offset: e });
+        let d = text.find('d').unwrap();
+        assert_eq!(index.position(text, d).column, 2);
+        assert_eq!(index.line_text(text, d), "çd");
+        assert_eq!(index.line_count(text), 3);
+    }
+
+    #[test]
+    fn offsets_past_the_end_or_inside_a_character_are_clamped() {
+        let text = "é";
+        let index = LineIndex::new(text);
+        assert_eq!(index.position(text, 1).offset, 0);
+        assert_eq!(index.position(text, 99).offset, 2);
+    }
+
+    #[test]
+    fn a_bom_takes_no_column() {
+        let text = "\u{feff}---";
+        let index = LineIndex::new(text);
+        assert_eq!(index.position(text, 3).column, 1);
+    }
+}
