@@ -10,9 +10,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 /// How serious a finding is. Ordered so that `Error > Warning > Info`.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Info,
@@ -51,8 +49,16 @@ pub struct Span {
 impl Span {
     /// The empty span at the start of a file, for findings about a whole file.
     pub const FILE_START: Span = Span {
-        start: Position { line: 1, column: 1, offset: 0 },
-        end: Position { line: 1, column: 1, offset: 0 },
+        start: Position {
+            line: 1,
+            column: 1,
+            offset: 0,
+        },
+        end: Position {
+            line: 1,
+            column: 1,
+            offset: 0,
+        },
     };
 
     pub fn byte_range(&self) -> std::ops::Range<usize> {

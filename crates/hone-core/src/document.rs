@@ -21,7 +21,11 @@ pub enum FrontmatterBlock {
     Unclosed { open: Range<usize> },
     /// `open` and `close` are the delimiter lines (without line endings), `yaml`
     /// the text between them.
-    Closed { open: Range<usize>, yaml: Range<usize>, close: Range<usize> },
+    Closed {
+        open: Range<usize>,
+        yaml: Range<usize>,
+        close: Range<usize>,
+    },
 }
 
 /// A skill file decoded and split, ready for YAML parsing.
@@ -58,7 +62,14 @@ impl SkillDocument {
         let has_crlf = memchr::memmem::find(text.as_bytes(), b"\r\n").is_some();
         let (frontmatter, body_start) = split(&text, if has_bom { 3 } else { 0 });
         let body = body_start..text.len();
-        SkillDocument { text, invalid_utf8_at: None, has_bom, has_crlf, frontmatter, body }
+        SkillDocument {
+            text,
+            invalid_utf8_at: None,
+            has_bom,
+            has_crlf,
+            frontmatter,
+            body,
+        }
     }
 
     pub fn body_text(&self) -> &str {
@@ -114,7 +125,14 @@ fn split(text: &str, start: usize) -> (FrontmatterBlock, usize) {
         let content = &text[line.clone()];
         if is_delimiter(content) {
             let yaml = yaml_start..line.start;
-            return (FrontmatterBlock::Closed { open, yaml, close: line }, next);
+            return (
+                FrontmatterBlock::Closed {
+                    open,
+                    yaml,
+                    close: line,
+                },
+                next,
+            );
         }
         if is_fence(content) {
             break;
@@ -167,9 +185,18 @@ mod tests {
 
     #[test]
     fn missing_and_empty_frontmatter() {
-        assert_eq!(SkillDocument::parse("# Title".into()).frontmatter, FrontmatterBlock::Missing);
-        assert_eq!(SkillDocument::parse(String::new()).frontmatter, FrontmatterBlock::Missing);
-        assert_eq!(SkillDocument::parse("----\n".into()).frontmatter, FrontmatterBlock::Missing);
+        assert_eq!(
+            SkillDocument::parse("# Title".into()).frontmatter,
+            FrontmatterBlock::Missing
+        );
+        assert_eq!(
+            SkillDocument::parse(String::new()).frontmatter,
+            FrontmatterBlock::Missing
+        );
+        assert_eq!(
+            SkillDocument::parse("----\n".into()).frontmatter,
+            FrontmatterBlock::Missing
+        );
         let doc = SkillDocument::parse("---\n---\n".into());
         assert_eq!(closed_yaml(&doc), "");
     }

@@ -20,9 +20,20 @@
 //! assert_eq!(skill.body(), "# PDF\n");
 //! ```
 
+pub mod catalog;
 pub mod diagnostic;
 pub mod document;
+pub mod edit;
+pub mod embed;
+pub mod eval;
 pub mod library;
+pub mod pack;
+pub mod rank;
+pub mod render;
+pub mod rules;
 pub mod skill;
+pub mod synth;
 pub mod text;
+pub mod tokens;
+pub mod workspace;
 pub mod yaml;

@@ -3,8 +3,8 @@
 //! A path may be a `SKILL.md`, a skill directory, or a library directory that
 //! is scanned recursively. Skills may nest (a skill folder holding others, as
 //! some collections group them), so the scan descends into skill folders too.
-//! Hidden folders are skipped except `.claude` and `.agents`, where agents keep
-//! their skills; symlinked folders are followed once, and a link back to a
+//! Hidden folders are skipped except `.claude`, `.agents` and `.claude-plugin`,
+//! where agents keep their skills; symlinked folders are followed once, and a link back to a
 //! folder already seen (a loop) is reported, never followed.
 //!
 //! Several roots have a priority order, as Claude Code puts project skills
@@ -71,7 +71,10 @@ impl Library {
     pub fn open(roots: &[PathBuf], filters: &Filters) -> Result<Library, LibraryError> {
         let include = glob_set(&filters.include)?;
         let exclude = glob_set(&filters.exclude)?;
-        let mut library = Library { roots: roots.to_vec(), ..Library::default() };
+        let mut library = Library {
+            roots: roots.to_vec(),
+            ..Library::default()
+        };
         let mut dirs = Vec::new();
         for (root_index, root) in roots.iter().enumerate() {
             if !root.exists() {
@@ -90,7 +93,10 @@ impl Library {
                 Ok(skill) => skill,
                 Err((dir, err)) => {
                     let path = dir.join(SKILL_FILE);
-                    library.problems.push(DiscoveryProblem { path, message: err.to_string() });
+                    library.problems.push(DiscoveryProblem {
+                        path,
+                        message: err.to_string(),
+                    });
                     continue;
                 }
             };
@@ -121,7 +127,11 @@ impl Library {
 
     /// Indices of the skills with identity `id`.
     pub fn find<'a>(&'a self, id: &'a str) -> impl Iterator<Item = usize> + 'a {
-        self.skills.iter().enumerate().filter(move |(_, s)| s.id == id).map(|(i, _)| i)
+        self.skills
+            .iter()
+            .enumerate()
+            .filter(move |(_, s)| s.id == id)
+            .map(|(i, _)| i)
     }
 }
 
@@ -146,8 +156,11 @@ fn is_scanned_dir(name: &str) -> bool {
     if is_ignored_dir(name) {
         return false;
     }
-    !name.starts_with('.') || name == ".claude" || name == ".agents"
+    !name.starts_with('.') || AGENT_DIRS.contains(&name)
 }
+
+/// Hidden folders where agents keep skills, which the scan enters.
+pub const AGENT_DIRS: &[&str] = &[".claude", ".agents", ".claude-plugin"];
 
 /// The skill directories at or under `path`, sorted. `path` may be a
 /// `SKILL.md`, a skill directory or a library directory.
@@ -155,11 +168,18 @@ pub fn find_skill_dirs(path: &Path, problems: &mut Vec<DiscoveryProblem>) -> Vec
     if path.is_file() {
         return match path.parent() {
             Some(dir) if path.file_name().is_some_and(|n| n == SKILL_FILE) => {
-                vec![if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir.to_path_buf() }]
+                vec![if dir.as_os_str().is_empty() {
+                    PathBuf::from(".")
+                } else {
+                    dir.to_path_buf()
+                }]
             }
             _ => {
                 let message = format!("not a {SKILL_FILE} file or a directory");
-                problems.push(DiscoveryProblem { path: path.to_path_buf(), message });
+                problems.push(DiscoveryProblem {
+                    path: path.to_path_buf(),
+                    message,
+                });
                 Vec::new()
             }
         };
@@ -180,14 +200,23 @@ fn walk(
     let canonical = match dir.canonicalize() {
         Ok(c) => c,
         Err(err) => {
-            problems.push(DiscoveryProblem { path: dir.to_path_buf(), message: err.to_string() });
+            problems.push(DiscoveryProblem {
+                path: dir.to_path_buf(),
+                message: err.to_string(),
+            });
             return;
         }
     };
     if !seen.insert(canonical.clone()) {
         if dir.is_symlink() {
-            let message = format!("symlink to {} already scanned (loop or duplicate), not followed", canonical.display());
-            problems.push(DiscoveryProblem { path: dir.to_path_buf(), message });
+            let message = format!(
+                "symlink to {} already scanned (loop or duplicate), not followed",
+                canonical.display()
+            );
+            problems.push(DiscoveryProblem {
+                path: dir.to_path_buf(),
+                message,
+            });
         }
         return;
     }
@@ -197,7 +226,10 @@ fn walk(
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(err) => {
-            problems.push(DiscoveryProblem { path: dir.to_path_buf(), message: err.to_string() });
+            problems.push(DiscoveryProblem {
+                path: dir.to_path_buf(),
+                message: err.to_string(),
+            });
             return;
         }
     };
@@ -220,7 +252,8 @@ mod tests {
 
     fn write_skill(dir: &Path, name: &str) {
         fs::create_dir_all(dir).unwrap();
-        let text = format!("---\nname: {name}\ndescription: Does {name}. Use when asked.\n---\nBody\n");
+        let text =
+            format!("---\nname: {name}\ndescription: Does {name}. Use when asked.\n---\nBody\n");
         fs::write(dir.join(SKILL_FILE), text).unwrap();
     }
 
@@ -238,7 +271,11 @@ mod tests {
         let ids: Vec<_> = lib.skills.iter().map(|s| s.id.as_str()).collect();
         assert_eq!(ids, ["c", "a", "inner", "b"]);
         let a = &lib.skills[1];
-        assert!(a.resources.is_empty(), "a nested skill is not a resource: {:?}", a.resources);
+        assert!(
+            a.resources.is_empty(),
+            "a nested skill is not a resource: {:?}",
+            a.resources
+        );
     }
 
     #[test]
@@ -273,7 +310,10 @@ mod tests {
         write_skill(&tmp.path().join("pdf-read"), "pdf-read");
         write_skill(&tmp.path().join("pdf-write"), "pdf-write");
         write_skill(&tmp.path().join("docx"), "docx");
-        let filters = Filters { include: vec!["pdf-*".into()], exclude: vec!["*-write".into()] };
+        let filters = Filters {
+            include: vec!["pdf-*".into()],
+            exclude: vec!["*-write".into()],
+        };
         let lib = Library::open(&[tmp.path().to_path_buf()], &filters).unwrap();
         let ids: Vec<_> = lib.skills.iter().map(|s| s.id.as_str()).collect();
         assert_eq!(ids, ["pdf-read"]);
@@ -286,11 +326,16 @@ mod tests {
         let root = tmp.path().join("lib");
         write_skill(&tmp.path().join("elsewhere/linked"), "linked");
         fs::create_dir_all(&root).unwrap();
-        std::os::unix::fs::symlink(tmp.path().join("elsewhere/linked"), root.join("linked")).unwrap();
+        std::os::unix::fs::symlink(tmp.path().join("elsewhere/linked"), root.join("linked"))
+            .unwrap();
         std::os::unix::fs::symlink(&root, root.join("loop")).unwrap();
         let lib = Library::open(&[root], &Filters::default()).unwrap();
         assert_eq!(lib.skills.len(), 1);
-        assert!(lib.problems.iter().any(|p| p.message.contains("loop")), "{:?}", lib.problems);
+        assert!(
+            lib.problems.iter().any(|p| p.message.contains("loop")),
+            "{:?}",
+            lib.problems
+        );
     }
 
     #[test]

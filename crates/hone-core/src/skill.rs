@@ -20,8 +20,14 @@ use crate::yaml::{self, Node, YamlError};
 pub const SKILL_FILE: &str = "SKILL.md";
 
 /// Keys of the agentskills.io specification.
-pub const SPEC_KEYS: &[&str] =
-    &["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
+pub const SPEC_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+];
 /// Keys Claude Code reads beyond the specification.
 pub const CLAUDE_CODE_KEYS: &[&str] = &[
     "when_to_use",
@@ -75,7 +81,9 @@ impl Frontmatter {
     /// Builds the typed model from the YAML tree's root (a mapping, else empty).
     pub fn from_yaml(root: &Node) -> Self {
         let mut fm = Frontmatter::default();
-        let Some(entries) = root.as_map() else { return fm };
+        let Some(entries) = root.as_map() else {
+            return fm;
+        };
         for (key, value) in entries {
             let key = key.key_string();
             let json = value.to_json();
@@ -154,7 +162,11 @@ pub fn split_tools(s: &str) -> Vec<String> {
             ')' => depth = depth.saturating_sub(1),
             _ => {}
         }
-        let separator = if comma_separated { c == ',' } else { c.is_whitespace() };
+        let separator = if comma_separated {
+            c == ','
+        } else {
+            c.is_whitespace()
+        };
         if separator && depth == 0 {
             if !current.trim().is_empty() {
                 tools.push(current.trim().to_owned());
@@ -237,7 +249,11 @@ impl Skill {
             _ => Frontmatter::default(),
         };
         let dir_name = dir_name(dir);
-        let id = meta.name.clone().filter(|n| !n.trim().is_empty()).unwrap_or(dir_name);
+        let id = meta
+            .name
+            .clone()
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or(dir_name);
         let links = body_links(&doc);
         let lines = LineIndex::new(&doc.text);
         Skill {
@@ -272,42 +288,56 @@ impl Skill {
 
     /// Whether the body links to or mentions the resource at `path`.
     pub fn references(&self, path: &str) -> bool {
-        self.links.iter().any(|l| l.resolved.as_deref() == Some(path))
+        self.links
+            .iter()
+            .any(|l| l.resolved.as_deref() == Some(path))
             || self.body().contains(path)
     }
 }
 
 fn dir_name(dir: &Path) -> String {
-    dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    dir.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// Folders that are never part of a skill's content.
 pub fn is_ignored_dir(name: &str) -> bool {
-    matches!(name, ".git" | "node_modules" | "__pycache__" | ".venv" | ".hg" | ".svn")
+    matches!(
+        name,
+        ".git" | "node_modules" | "__pycache__" | ".venv" | ".hg" | ".svn"
+    )
 }
 
 /// Lists the files of a skill directory except `SKILL.md`, in path order. Nested
 /// skills (folders with their own `SKILL.md`) are not resources of this one.
 pub fn scan_resources(dir: &Path) -> Vec<Resource> {
     let mut resources = Vec::new();
-    let walker = walkdir::WalkDir::new(dir).follow_links(true).sort_by_file_name().into_iter();
+    let walker = walkdir::WalkDir::new(dir)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter();
     let mut walker = walker.filter_entry(|e| {
         let name = e.file_name().to_string_lossy();
-        e.depth() == 0
-            || !(is_ignored_dir(&name) && e.file_type().is_dir())
-                && !(e.file_type().is_dir() && e.path().join(SKILL_FILE).is_file())
+        let is_dir = e.file_type().is_dir();
+        let excluded = is_dir && (is_ignored_dir(&name) || e.path().join(SKILL_FILE).is_file());
+        e.depth() == 0 || !excluded
     });
     while let Some(entry) = walker.next() {
         let Ok(entry) = entry else { continue };
         if !entry.file_type().is_file() || entry.depth() == 0 {
             continue;
         }
-        let Ok(relative) = entry.path().strip_prefix(dir) else { continue };
+        let Ok(relative) = entry.path().strip_prefix(dir) else {
+            continue;
+        };
         let path = slash_path(relative);
         if path == SKILL_FILE || entry.file_name() == ".DS_Store" {
             continue;
         }
-        let Ok(metadata) = entry.metadata() else { continue };
+        let Ok(metadata) = entry.metadata() else {
+            continue;
+        };
         resources.push(Resource {
             is_text: is_text_file(entry.path()),
             executable: is_executable(&metadata),
@@ -322,15 +352,22 @@ pub fn scan_resources(dir: &Path) -> Vec<Resource> {
 }
 
 pub fn slash_path(path: &Path) -> String {
-    let parts: Vec<_> = path.components().map(|c| c.as_os_str().to_string_lossy()).collect();
+    let parts: Vec<_> = path
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect();
     parts.join("/")
 }
 
 fn is_text_file(path: &Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; 8192];
-    let Ok(mut file) = std::fs::File::open(path) else { return false };
-    let Ok(n) = file.read(&mut head) else { return false };
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let Ok(n) = file.read(&mut head) else {
+        return false;
+    };
     let head = &head[..n];
     if memchr::memchr(0, head).is_some() {
         return false;
@@ -365,7 +402,9 @@ fn body_links(doc: &SkillDocument) -> Vec<Link> {
             Event::Start(Tag::Image { dest_url, .. }) => (dest_url, true),
             _ => continue,
         };
-        let Some(target) = relative_target(&dest) else { continue };
+        let Some(target) = relative_target(&dest) else {
+            continue;
+        };
         links.push(Link {
             target: dest.to_string(),
             resolved: normalize(&target),
@@ -383,9 +422,12 @@ fn relative_target(dest: &str) -> Option<String> {
     if dest.is_empty() || dest.starts_with('#') || dest.starts_with('/') || dest.starts_with('\\') {
         return None;
     }
-    let has_scheme = dest
-        .split_once(':')
-        .is_some_and(|(scheme, _)| !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)));
+    let has_scheme = dest.split_once(':').is_some_and(|(scheme, _)| {
+        !scheme.is_empty()
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    });
     if has_scheme || dest.starts_with("//") || dest.contains("${") || dest.starts_with('<') {
         return None;
     }
@@ -393,7 +435,7 @@ fn relative_target(dest: &str) -> Option<String> {
     (!path.is_empty()).then(|| percent_decode(path))
 }
 
-fn percent_decode(s: &str) -> String {
+pub fn percent_decode(s: &str) -> String {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -433,7 +475,10 @@ mod tests {
     use super::*;
 
     fn skill(text: &str) -> Skill {
-        Skill::from_document(Path::new("/lib/my-skill"), SkillDocument::parse(text.into()))
+        Skill::from_document(
+            Path::new("/lib/my-skill"),
+            SkillDocument::parse(text.into()),
+        )
     }
 
     #[test]
@@ -448,7 +493,10 @@ mod tests {
         let s = skill(
             "---\nname: a\nallowed-tools: Read, Bash(git add *)\ntriggers: [x, y]\nuser-invocable: false\ncustom: 1\n---\n",
         );
-        assert_eq!(s.meta.allowed_tools.as_deref().unwrap(), ["Read", "Bash(git add *)"]);
+        assert_eq!(
+            s.meta.allowed_tools.as_deref().unwrap(),
+            ["Read", "Bash(git add *)"]
+        );
         assert_eq!(s.meta.triggers.as_deref().unwrap(), ["x", "y"]);
         assert_eq!(s.meta.user_invocable, Some(false));
         assert_eq!(s.meta.extra["custom"], serde_json::json!(1));
@@ -456,7 +504,10 @@ mod tests {
 
     #[test]
     fn spec_tool_strings_split_on_spaces() {
-        assert_eq!(split_tools("Read Bash(git:*) Write"), ["Read", "Bash(git:*)", "Write"]);
+        assert_eq!(
+            split_tools("Read Bash(git:*) Write"),
+            ["Read", "Bash(git:*)", "Write"]
+        );
     }
 
     #[test]
@@ -474,7 +525,11 @@ mod tests {
         let resolved: Vec<_> = s.links.iter().map(|l| l.resolved.clone()).collect();
         assert_eq!(
             resolved,
-            [Some("references/a b.md".into()), Some("assets/i.png".into()), None]
+            [
+                Some("references/a b.md".into()),
+                Some("assets/i.png".into()),
+                None
+            ]
         );
         assert!(s.links[1].is_image);
         let first = &s.links[0];

@@ -25,7 +25,9 @@ impl LineIndex {
 
     /// Byte offset of the start of 1-based `line`, if it exists.
     pub fn line_start(&self, line: u32) -> Option<usize> {
-        self.line_starts.get((line as usize).checked_sub(1)?).copied()
+        self.line_starts
+            .get((line as usize).checked_sub(1)?)
+            .copied()
     }
 
     /// The position of byte `offset` of `text` (clamped to the text and moved
@@ -41,18 +43,29 @@ impl LineIndex {
         if line == 0 && text.starts_with('\u{feff}') && offset > 0 {
             column -= 1;
         }
-        Position { line: line as u32 + 1, column: column as u32, offset }
+        Position {
+            line: line as u32 + 1,
+            column: column as u32,
+            offset,
+        }
     }
 
     pub fn span(&self, text: &str, range: std::ops::Range<usize>) -> Span {
-        Span { start: self.position(text, range.start), end: self.position(text, range.end) }
+        Span {
+            start: self.position(text, range.start),
+            end: self.position(text, range.end),
+        }
     }
 
     /// The text of the 1-based line holding `offset`, without its line ending.
     pub fn line_text<'t>(&self, text: &'t str, offset: usize) -> &'t str {
         let pos = self.position(text, offset);
         let start = self.line_starts[pos.line as usize - 1];
-        let end = self.line_starts.get(pos.line as usize).copied().unwrap_or(text.len());
+        let end = self
+            .line_starts
+            .get(pos.line as usize)
+            .copied()
+            .unwrap_or(text.len());
         text[start..end].trim_end_matches(['\n', '\r'])
     }
 }
@@ -65,9 +78,23 @@ mod tests {
     fn positions_count_characters_and_lines() {
         let text = "ab\nçd\r\nef";
         let index = LineIndex::new(text);
-        assert_eq!(index.position(text, 0), Position { line: 1, column: 1, offset: 0 });
+        assert_eq!(
+            index.position(text, 0),
+            Position {
+                line: 1,
+                column: 1,
+                offset: 0
+            }
+        );
         let e = text.find('e').unwrap();
-        assert_eq!(index.position(text, e), Position { line: 3, column: 1, offset: e });
+        assert_eq!(
+            index.position(text, e),
+            Position {
+                line: 3,
+                column: 1,
+                offset: e
+            }
+        );
         let d = text.find('d').unwrap();
         assert_eq!(index.position(text, d).column, 2);
         assert_eq!(index.line_text(text, d), "çd");

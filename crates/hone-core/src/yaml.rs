@@ -13,7 +13,6 @@
 //! string). Each scalar keeps its source style so that rules can warn where a
 //! YAML 1.1 parser such as PyYAML would read the same text differently.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -76,7 +75,10 @@ impl Node {
     }
 
     pub fn entry(&self, key: &str) -> Option<(&Node, &Node)> {
-        self.as_map()?.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(k, v)| (k, v))
+        self.as_map()?
+            .iter()
+            .find(|(k, _)| k.as_str() == Some(key))
+            .map(|(k, v)| (k, v))
     }
 
     /// A short name of the node's type for messages ("a string", "a list").
@@ -103,7 +105,10 @@ impl Node {
             Value::String(s) => J::String(s.clone()),
             Value::Seq(items) => J::Array(items.iter().map(Node::to_json).collect()),
             Value::Map(entries) => J::Object(
-                entries.iter().map(|(k, v)| (k.key_string(), v.to_json())).collect(),
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.key_string(), v.to_json()))
+                    .collect(),
             ),
         }
     }
@@ -112,7 +117,10 @@ impl Node {
     pub fn key_string(&self) -> String {
         match &self.value {
             Value::String(s) => s.clone(),
-            _ => self.raw.clone().unwrap_or_else(|| self.to_json().to_string()),
+            _ => self
+                .raw
+                .clone()
+                .unwrap_or_else(|| self.to_json().to_string()),
         }
     }
 
@@ -154,7 +162,11 @@ impl CharOffsets {
         } else {
             text.char_indices().map(|(i, _)| i).collect()
         };
-        CharOffsets { table, base, len: text.len() }
+        CharOffsets {
+            table,
+            base,
+            len: text.len(),
+        }
     }
 
     fn byte(&self, char_index: usize) -> usize {
@@ -193,7 +205,10 @@ impl<'a> Builder<'a> {
     }
 
     fn error(&self, message: &str, offset: usize) -> YamlError {
-        YamlError { message: message.to_owned(), offset }
+        YamlError {
+            message: message.to_owned(),
+            offset,
+        }
     }
 
     fn document(&mut self) -> Result<Node, YamlError> {
@@ -218,7 +233,12 @@ impl<'a> Builder<'a> {
             }
         }
         let base = self.offsets.base;
-        Ok(root.unwrap_or(Node { value: Value::Null, span: base..base, plain: true, raw: None }))
+        Ok(root.unwrap_or(Node {
+            value: Value::Null,
+            span: base..base,
+            plain: true,
+            raw: None,
+        }))
     }
 
     fn count(&mut self, n: usize, at: usize) -> Result<(), YamlError> {
@@ -235,7 +255,10 @@ impl<'a> Builder<'a> {
     fn node(&mut self, event: Event<'a>, span: YamlSpan, depth: usize) -> Result<Node, YamlError> {
         let start = self.offsets.byte(span.start.index());
         if depth > MAX_DEPTH {
-            return Err(self.error(&format!("YAML nested deeper than {MAX_DEPTH} levels"), start));
+            return Err(self.error(
+                &format!("YAML nested deeper than {MAX_DEPTH} levels"),
+                start,
+            ));
         }
         let (node, anchor) = match event {
             Event::Scalar(text, style, anchor, tag) => {
@@ -248,7 +271,15 @@ impl<'a> Builder<'a> {
                 } else {
                     Value::String(text.clone().into_owned())
                 };
-                (Node { value, span: start..end, plain, raw: Some(text.into_owned()) }, anchor)
+                (
+                    Node {
+                        value,
+                        span: start..end,
+                        plain,
+                        raw: Some(text.into_owned()),
+                    },
+                    anchor,
+                )
             }
             Event::Alias(id) => {
                 let Some(target) = self.anchors.get(&id) else {
@@ -266,7 +297,12 @@ impl<'a> Builder<'a> {
                     let (event, span) = self.next()?;
                     if let Event::SequenceEnd = event {
                         let end = self.offsets.byte(span.end.index()).max(start);
-                        let node = Node { value: Value::Seq(items), span: start..end, plain: false, raw: None };
+                        let node = Node {
+                            value: Value::Seq(items),
+                            span: start..end,
+                            plain: false,
+                            raw: None,
+                        };
                         break (node, anchor);
                     }
                     items.push(self.node(event, span, depth + 1)?);
@@ -279,7 +315,12 @@ impl<'a> Builder<'a> {
                     let (event, span) = self.next()?;
                     if let Event::MappingEnd = event {
                         let end = self.offsets.byte(span.end.index()).max(start);
-                        let node = Node { value: Value::Map(entries), span: start..end, plain: false, raw: None };
+                        let node = Node {
+                            value: Value::Map(entries),
+                            span: start..end,
+                            plain: false,
+                            raw: None,
+                        };
                         break (node, anchor);
                     }
                     let key = self.node(event, span, depth + 1)?;
@@ -298,17 +339,18 @@ impl<'a> Builder<'a> {
 }
 
 /// YAML 1.2 core schema resolution of a plain scalar.
-fn resolve_plain(text: &Cow<'_, str>) -> Value {
-    match text.as_ref() {
+fn resolve_plain(s: &str) -> Value {
+    match s {
         "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
         "true" | "True" | "TRUE" => return Value::Bool(true),
         "false" | "False" | "FALSE" => return Value::Bool(false),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Value::Float(f64::INFINITY),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return Value::Float(f64::INFINITY);
+        }
         "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
         ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
         _ => {}
     }
-    let s = text.as_ref();
     if let Some(hex) = s.strip_prefix("0x") {
         if let Ok(i) = i64::from_str_radix(hex, 16) {
             return Value::Int(i);
@@ -321,10 +363,10 @@ fn resolve_plain(text: &Cow<'_, str>) -> Value {
         if let Ok(i) = s.parse::<i64>() {
             return Value::Int(i);
         }
-    } else if is_float(s) {
-        if let Ok(f) = s.parse::<f64>() {
-            return Value::Float(f);
-        }
+    } else if is_float(s)
+        && let Ok(f) = s.parse::<f64>()
+    {
+        return Value::Float(f);
     }
     Value::String(s.to_owned())
 }
@@ -343,7 +385,7 @@ fn is_float(s: &str) -> bool {
     let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
     let mantissa_ok = (!int.is_empty() || !frac.is_empty()) && digits(int) && digits(frac);
-    let exponent_ok = exponent.is_none_or(|e| is_int(e));
+    let exponent_ok = exponent.is_none_or(is_int);
     mantissa_ok && exponent_ok && (mantissa.contains('.') || exponent.is_some())
 }
 
@@ -357,14 +399,21 @@ mod tests {
         let root = parse(text, 4).unwrap();
         let (key, value) = root.entry("description").unwrap();
         assert_eq!(&text[key.span.start - 4..key.span.end - 4], "description");
-        assert_eq!(&text[value.span.start - 4..value.span.end - 4], "\"Reads PDFs\"");
+        assert_eq!(
+            &text[value.span.start - 4..value.span.end - 4],
+            "\"Reads PDFs\""
+        );
         assert_eq!(value.as_str(), Some("Reads PDFs"));
         assert!(!value.plain);
     }
 
     #[test]
     fn resolves_the_core_schema() {
-        let root = parse("a: yes\nb: true\nc: 12\nd: 1.5\ne: ~\nf: !!str 3\ng: 1e3\nh: 1.2.3", 0).unwrap();
+        let root = parse(
+            "a: yes\nb: true\nc: 12\nd: 1.5\ne: ~\nf: !!str 3\ng: 1e3\nh: 1.2.3",
+            0,
+        )
+        .unwrap();
         assert_eq!(root.get("a").unwrap().value, Value::String("yes".into()));
         assert_eq!(root.get("b").unwrap().value, Value::Bool(true));
         assert_eq!(root.get("c").unwrap().value, Value::Int(12));

@@ -1,8 +1,383 @@
+//! `hone check`: validate skills and print the findings as text (rustc/ruff
+//! style), JSON, SARIF 2.1.0 or GitHub workflow commands.
+//!
+//! Exit codes: 0 no finding at error level (none at all with `--strict`), 1
+//! otherwise, 2 for usage or I/O errors (a path that does not exist, a
+//! `SKILL.md` that cannot be read).
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
-pub struct Args {}
+use anstyle::{AnsiColor, Style};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use hone_core::diagnostic::{Diagnostic, Severity};
+use hone_core::library::{DiscoveryProblem, Filters, Library};
+use hone_core::rules::{self, RuleInfo, Target};
+use hone_core::skill::{SKILL_FILE, Skill};
+use serde::Serialize;
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`hone check` is not implemented yet")
+#[derive(clap::Args)]
+pub struct Args {
+    /// Skill folders, SKILL.md files or folders of skills, scanned recursively.
+    #[arg(default_value = ".")]
+    paths: Vec<PathBuf>,
+    /// Which consumer's rules to apply; `all` runs every rule.
+    #[arg(long, default_value = "agentskills", value_parser = target_parser())]
+    target: Target,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Fail (exit 1) on findings of any severity, not only errors.
+    #[arg(long)]
+    strict: bool,
+}
+
+pub fn target_parser() -> impl TypedValueParser<Value = Target> {
+    PossibleValuesParser::new(Target::ALL.map(Target::as_str))
+        .map(|s| s.parse::<Target>().expect("a listed target"))
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
+    Sarif,
+    Github,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let library = Library::open(&args.paths, &Filters::default())?;
+    let diagnostics = rules::check_library(&library, args.target);
+    let io_failure = report_problems(&library.problems, &args.paths);
+    let mut out = anstream::stdout().lock();
+    match args.format {
+        Format::Text => write_text(&mut out, &library, &diagnostics, args.target)?,
+        Format::Json => write_json(&mut out, &library, &diagnostics, args.target)?,
+        Format::Sarif => write_sarif(&mut out, &diagnostics)?,
+        Format::Github => write_github(&mut out, &diagnostics)?,
+    }
+    out.flush()?;
+    let failing = diagnostics
+        .iter()
+        .any(|d| args.strict || d.severity == Severity::Error);
+    Ok(ExitCode::from(if io_failure {
+        2
+    } else if failing {
+        1
+    } else {
+        0
+    }))
+}
+
+/// Prints discovery problems to stderr; true when one is an I/O error on a
+/// path the user named or on a `SKILL.md`.
+fn report_problems(problems: &[DiscoveryProblem], roots: &[PathBuf]) -> bool {
+    let mut failed = false;
+    for problem in problems {
+        let fatal = roots.contains(&problem.path) || problem.path.ends_with(SKILL_FILE);
+        let level = if fatal { "error" } else { "warning" };
+        anstream::eprintln!(
+            "hone: {level}: {}: {}",
+            problem.path.display(),
+            problem.message
+        );
+        failed |= fatal;
+    }
+    failed
+}
+
+#[derive(Serialize, Default)]
+struct Summary {
+    skills: usize,
+    files_with_findings: usize,
+    error: usize,
+    warning: usize,
+    info: usize,
+    fixable: usize,
+}
+
+fn summarize(library: &Library, diagnostics: &[Diagnostic]) -> Summary {
+    let mut summary = Summary {
+        skills: library.skills.len(),
+        ..Summary::default()
+    };
+    let mut last: Option<&Path> = None;
+    for d in diagnostics {
+        match d.severity {
+            Severity::Error => summary.error += 1,
+            Severity::Warning => summary.warning += 1,
+            Severity::Info => summary.info += 1,
+        }
+        summary.fixable += usize::from(d.fix.is_some());
+        // Diagnostics are sorted by path, so a new path is a new file.
+        if last != Some(d.path.as_path()) {
+            summary.files_with_findings += 1;
+            last = Some(&d.path);
+        }
+    }
+    summary
+}
+
+/// Characters of a source line always shown before it is cut with `…`.
+const MAX_SHOWN_CHARS: usize = 100;
+
+fn severity_style(severity: Severity) -> Style {
+    let color = match severity {
+        Severity::Error => AnsiColor::Red,
+        Severity::Warning => AnsiColor::Yellow,
+        Severity::Info => AnsiColor::Cyan,
+    };
+    Style::new().bold().fg_color(Some(color.into()))
+}
+
+fn write_text(
+    out: &mut impl Write,
+    library: &Library,
+    diagnostics: &[Diagnostic],
+    target: Target,
+) -> std::io::Result<()> {
+    let skills: HashMap<&Path, &Skill> = library
+        .skills
+        .iter()
+        .map(|s| (s.path.as_path(), s))
+        .collect();
+    let bold = Style::new().bold();
+    let dim = Style::new().fg_color(Some(AnsiColor::Blue.into())).bold();
+    for d in diagnostics {
+        let (line, column) = (d.span.start.line, d.span.start.column);
+        let style = severity_style(d.severity);
+        writeln!(
+            out,
+            "{bold}{}:{line}:{column}:{bold:#} {style}{} [{}]{style:#} {}",
+            d.path.display(),
+            d.code,
+            d.severity.as_str(),
+            d.message
+        )?;
+        if let Some(skill) = skills.get(d.path.as_path()) {
+            let text = skill.text();
+            let source = skill.lines.line_text(text, d.span.start.offset);
+            let gutter = line.to_string();
+            let pad = " ".repeat(gutter.len());
+            let source = source.strip_prefix('\u{feff}').unwrap_or(source);
+            let before = column as usize - 1;
+            // Long lines (a one-line description) are cut after the caret's start.
+            let keep = (before + 60).max(MAX_SHOWN_CHARS);
+            let line_chars = source.chars().count();
+            let mut shown: String = source
+                .chars()
+                .take(keep)
+                .map(|c| if c == '\t' { ' ' } else { c })
+                .collect();
+            if line_chars > keep {
+                shown.push('…');
+            }
+            let end_column = if d.span.end.line == line {
+                d.span.end.column as usize - 1
+            } else {
+                line_chars
+            };
+            let width = end_column.min(keep).saturating_sub(before).max(1);
+            writeln!(out, "{dim}{pad} |{dim:#}")?;
+            writeln!(out, "{dim}{gutter} |{dim:#} {shown}")?;
+            let carets = "^".repeat(width);
+            writeln!(
+                out,
+                "{dim}{pad} |{dim:#} {}{style}{carets}{style:#}",
+                " ".repeat(before)
+            )?;
+            if let Some(help) = &d.help {
+                writeln!(out, "{dim}{pad} ={dim:#} {bold}help{bold:#}: {help}")?;
+            }
+            if let Some(fix) = &d.fix {
+                writeln!(out, "{dim}{pad} ={dim:#} {bold}fix{bold:#}: {}", fix.title)?;
+            }
+        } else if let Some(help) = &d.help {
+            writeln!(out, "  = help: {help}")?;
+        }
+        writeln!(out)?;
+    }
+    let s = summarize(library, diagnostics);
+    let skills = plural(s.skills, "skill");
+    if diagnostics.is_empty() {
+        let ok = Style::new().bold().fg_color(Some(AnsiColor::Green.into()));
+        writeln!(
+            out,
+            "{ok}All checks passed{ok:#}: {skills} (target {target})."
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{bold}Found {}{bold:#} ({} {}, {} {}, {} info) in {} of {skills} (target {target}); {} fixable.",
+            plural(diagnostics.len(), "finding"),
+            s.error,
+            if s.error == 1 { "error" } else { "errors" },
+            s.warning,
+            if s.warning == 1 {
+                "warning"
+            } else {
+                "warnings"
+            },
+            s.info,
+            s.files_with_findings,
+            s.fixable,
+        )?;
+    }
+    Ok(())
+}
+
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+fn write_json(
+    out: &mut impl Write,
+    library: &Library,
+    diagnostics: &[Diagnostic],
+    target: Target,
+) -> std::io::Result<()> {
+    #[derive(Serialize)]
+    struct Output<'a> {
+        version: u32,
+        target: Target,
+        summary: Summary,
+        diagnostics: &'a [Diagnostic],
+        problems: &'a [DiscoveryProblem],
+    }
+    let output = Output {
+        version: 1,
+        target,
+        summary: summarize(library, diagnostics),
+        diagnostics,
+        problems: &library.problems,
+    };
+    serde_json::to_writer_pretty(&mut *out, &output)?;
+    writeln!(out)
+}
+
+fn sarif_level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn sarif_rule(rule: &RuleInfo) -> serde_json::Value {
+    serde_json::json!({
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.summary},
+        "help": {"text": rule.doc, "markdown": rule.doc},
+        "defaultConfiguration": {"level": sarif_level(rule.severity)},
+        "properties": {
+            "targets": rule.targets.iter().map(|t| t.as_str()).collect::<Vec<_>>(),
+            "fixable": rule.fixable,
+        },
+    })
+}
+
+fn uri(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+fn write_sarif(out: &mut impl Write, diagnostics: &[Diagnostic]) -> std::io::Result<()> {
+    let all = rules::all_rules();
+    let results: Vec<serde_json::Value> = diagnostics
+        .iter()
+        .map(|d| {
+            let mut result = serde_json::json!({
+                "ruleId": d.code,
+                "ruleIndex": all.iter().position(|r| r.code == d.code),
+                "level": sarif_level(d.severity),
+                "message": {"text": match &d.help {
+                    Some(help) => format!("{} ({help})", d.message),
+                    None => d.message.clone(),
+                }},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": {"uri": uri(&d.path)},
+                    "region": {
+                        "startLine": d.span.start.line,
+                        "startColumn": d.span.start.column,
+                        "endLine": d.span.end.line,
+                        "endColumn": d.span.end.column,
+                        "byteOffset": d.span.start.offset,
+                        "byteLength": d.span.end.offset - d.span.start.offset,
+                    },
+                }}],
+            });
+            if let Some(fix) = &d.fix {
+                result["fixes"] = serde_json::json!([{
+                    "description": {"text": fix.title},
+                    "artifactChanges": [{
+                        "artifactLocation": {"uri": uri(&d.path)},
+                        "replacements": fix.edits.iter().map(|e| serde_json::json!({
+                            "deletedRegion": {"byteOffset": e.start, "byteLength": e.end - e.start},
+                            "insertedContent": {"text": e.replacement},
+                        })).collect::<Vec<_>>(),
+                    }],
+                }]);
+            }
+            result
+        })
+        .collect();
+    let log = serde_json::json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "hone",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": all.iter().map(|r| sarif_rule(r)).collect::<Vec<_>>(),
+            }},
+            "results": results,
+        }],
+    });
+    serde_json::to_writer_pretty(&mut *out, &log)?;
+    writeln!(out)
+}
+
+/// Escapes workflow-command data (`%`, CR, LF) and, in properties, `:` and `,`.
+fn escape(text: &str, property: bool) -> String {
+    let mut out = text
+        .replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A");
+    if property {
+        out = out.replace(':', "%3A").replace(',', "%2C");
+    }
+    out
+}
+
+fn write_github(out: &mut impl Write, diagnostics: &[Diagnostic]) -> std::io::Result<()> {
+    for d in diagnostics {
+        let command = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "notice",
+        };
+        let message = match &d.help {
+            Some(help) => format!("{} ({help})", d.message),
+            None => d.message.clone(),
+        };
+        writeln!(
+            out,
+            "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+            escape(&uri(&d.path), true),
+            d.span.start.line,
+            d.span.start.column,
+            d.span.end.line,
+            d.span.end.column,
+            escape(&format!("{} {}", d.code, d.rule), true),
+            escape(&message, false),
+        )?;
+    }
+    Ok(())
 }

@@ -1,0 +1,52 @@
+//! Validation with every rule (`--target all`): the bundled library, and the
+//! 1,821-skill corpus split into its two phases, loading (discovery, reading,
+//! parsing) and checking. The target for `hone check` on the corpus is 0.1 s
+//! wall for the whole process on a 2-core machine; `hyperfine` measures that
+//! (see the rules module docs), these benches show where the time goes.
+//!
+//! Reads the corpus from `HONE_CORPUS` (default `../shared/corpus` from the
+//! repository root); without it only the bundled library is measured.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use hone_core::library::{Filters, Library};
+use hone_core::rules::{Target, check_library};
+
+fn corpus_dir() -> PathBuf {
+    match std::env::var_os("HONE_CORPUS") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
+    }
+}
+
+fn open(root: PathBuf) -> Library {
+    Library::open(&[root], &Filters::default()).expect("library")
+}
+
+fn bundled(c: &mut Criterion) {
+    let skills = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../skills");
+    c.bench_function("check/bundled-library", |b| {
+        b.iter(|| check_library(&open(skills.clone()), Target::All))
+    });
+}
+
+fn corpus(c: &mut Criterion) {
+    let root = corpus_dir();
+    if !root.is_dir() {
+        eprintln!("corpus not found at {}; set HONE_CORPUS", root.display());
+        return;
+    }
+    let mut group = c.benchmark_group("check/corpus");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    group.bench_function("load", |b| b.iter(|| open(root.clone())));
+    let library = open(root.clone());
+    group.bench_function("rules", |b| b.iter(|| check_library(&library, Target::All)));
+    group.finish();
+}
+
+criterion_group!(benches, bundled, corpus);
+criterion_main!(benches);

@@ -1,0 +1,691 @@
+//! `HS301`–`HS309`: the other frontmatter fields: types, limits, which keys a
+//! target knows, and the YAML 1.1 / 1.2 boolean trap.
+//!
+//! YAML 1.1 (PyYAML, most Python tooling) reads `yes`, `no`, `on`, `off`,
+//! `y` and `n` as booleans; YAML 1.2 (Hone, the `yaml` npm package that
+//! JavaScript agents use) reads them as strings. So `license: no` is the
+//! boolean `false` to one agent and the text "no" to another, and
+//! `disable-model-invocation: no` is a non-empty string, which JavaScript
+//! treats as true.
+
+use super::yaml_text::{double_quoted, is_plain};
+use super::{Checker, EVERY, RuleInfo, SPEC_AND_API, Target, char_count};
+use crate::diagnostic::Severity;
+use crate::skill::{CLAUDE_CODE_KEYS, ROUTER_KEYS, SPEC_KEYS, split_tools};
+use crate::yaml::{Node, Value};
+
+pub const MAX_COMPATIBILITY_CHARS: usize = 500;
+
+pub static FIELD_TYPE: RuleInfo = RuleInfo {
+    code: "HS301",
+    name: "field-type",
+    severity: Severity::Error,
+    summary: "a known field has a value of the wrong type",
+    doc: r#"Each known key has a type: `name`, `description`, `license`,
+`compatibility`, `when_to_use`, `model` and the other text fields are
+strings; `metadata` and `hooks` are mappings; `disable-model-invocation` and
+`user-invocable` are booleans; `paths`, `triggers` and the tool lists are a
+string or a list of strings; `token_estimate` is an integer. An agent that
+gets a number or a list where it expects text may crash or skip the skill.
+
+```yaml
+license: 2.0       # HS301: a number; write "2.0"
+name: [pdf]        # HS301: a list
+```
+
+The fix quotes a number or boolean given for a text field.
+
+**skills-ref differs:** strictyaml reads every scalar as a string, so
+`license: 2.0` passes there; PyYAML and the `yaml` npm package return a
+number."#,
+    targets: EVERY,
+    fixable: true,
+};
+
+pub static COMPATIBILITY_TOO_LONG: RuleInfo = RuleInfo {
+    code: "HS302",
+    name: "compatibility-too-long",
+    severity: Severity::Error,
+    summary: "`compatibility` is empty or longer than 500 characters",
+    doc: r#"The spec's optional `compatibility` field (environment requirements: "Needs
+Python 3.10 and network access") holds 1–500 characters. Longer text belongs
+in the body."#,
+    targets: SPEC_AND_API,
+    fixable: false,
+};
+
+pub static METADATA_NOT_STRINGS: RuleInfo = RuleInfo {
+    code: "HS303",
+    name: "metadata-not-strings",
+    severity: Severity::Warning,
+    summary: "`metadata` holds a value that is not a string",
+    doc: r#"The spec defines `metadata` as a map from string keys to string values.
+`version: 1.0` is the number 1 to PyYAML and JavaScript (`1.10` even
+becomes `1.1`), and nested lists or maps are not allowed at all.
+
+```yaml
+metadata:
+  version: 1.0       # HS303
+  version: "1.0"     # fixed
+```
+
+The fix quotes a number or boolean. **skills-ref differs:** it converts every
+metadata value to a string with `str()`, so it never reports this, and a
+`1.10` it read through PyYAML would silently become `"1.1"`."#,
+    targets: SPEC_AND_API,
+    fixable: true,
+};
+
+pub static ALLOWED_TOOLS_FORM: RuleInfo = RuleInfo {
+    code: "HS304",
+    name: "allowed-tools-form",
+    severity: Severity::Error,
+    summary: "`allowed-tools` is not a string or list of tool names",
+    doc: r#"`allowed-tools` lists the tools a skill may use without asking: a string
+(space-separated in the spec; Claude Code also accepts commas) or a YAML list
+of strings. Each entry is a tool name, optionally with a pattern in
+parentheses: `Bash(git add *)`. The rule reports other types, empty entries
+and unbalanced parentheses.
+
+```yaml
+allowed-tools: {Read: true}            # HS304
+allowed-tools: Read, , Bash(git *      # HS304: empty entry, unclosed `(`
+allowed-tools: Read Grep Bash(git *)   # fine
+```"#,
+    targets: EVERY,
+    fixable: false,
+};
+
+pub static ALLOWED_TOOLS_COMMAS: RuleInfo = RuleInfo {
+    code: "HS305",
+    name: "allowed-tools-commas",
+    severity: Severity::Warning,
+    summary: "comma-separated `allowed-tools`, which the spec splits on spaces",
+    doc: r#"The spec defines `allowed-tools` as a *space*-separated string, so a reader
+following it turns `Read, Grep` into the tools `Read,` and `Grep`. Claude
+Code accepts commas; for portability use spaces or a YAML list.
+
+```yaml
+allowed-tools: Read, Grep     # HS305
+allowed-tools: Read Grep      # fixed
+```
+
+The fix rewrites the list with spaces when no entry contains a space. Only
+for `agentskills`."#,
+    targets: &[Target::Agentskills],
+    fixable: true,
+};
+
+pub static UNKNOWN_KEY: RuleInfo = RuleInfo {
+    code: "HS306",
+    name: "unknown-key",
+    severity: Severity::Warning,
+    summary: "a frontmatter key the target does not know",
+    doc: r#"Agents ignore keys they do not know, so a misspelt key (`Description`,
+`allowed_tools`) silently does nothing. Which keys are known depends on the
+target: `agentskills` knows the spec's six (`name`, `description`,
+`license`, `compatibility`, `metadata`, `allowed-tools`); `claude-code` adds
+Claude Code's (`when_to_use`, `argument-hint`, `disable-model-invocation`,
+`user-invocable`, `model`, `hooks`, …); `all` also accepts the router keys
+`triggers`, `tools` and `token_estimate`. A near miss of a known key gets a
+"did you mean" help. Keep custom data under `metadata`.
+
+**skills-ref differs:** it reports every non-spec key as an error ("Unexpected
+fields in frontmatter"), 330 corpus skills, mostly `source`, `risk`,
+`date_added` and `author`. Hone warns, because every agent loads such a
+skill; for Anthropic's API, where they are errors, see HS307."#,
+    targets: &[Target::Agentskills, Target::ClaudeCode],
+    fixable: false,
+};
+
+pub static API_UNSUPPORTED_KEY: RuleInfo = RuleInfo {
+    code: "HS307",
+    name: "api-unsupported-key",
+    severity: Severity::Error,
+    summary: "a key outside the spec, which Anthropic's upload rejects",
+    doc: r#"Anthropic's upload and Skills API accept only the spec's frontmatter keys:
+`name`, `description`, `license`, `compatibility`, `metadata` and
+`allowed-tools`. Anything else (including Claude Code's own keys) fails the
+upload. Move custom data under `metadata`. Only for `claude-api`."#,
+    targets: &[Target::ClaudeApi],
+    fixable: false,
+};
+
+pub static YAML11_BOOLEAN: RuleInfo = RuleInfo {
+    code: "HS308",
+    name: "yaml11-boolean",
+    severity: Severity::Warning,
+    summary: "an unquoted `yes`/`no`/`on`/`off` where text is meant",
+    doc: r#"In YAML 1.2 `no` is the text "no"; in YAML 1.1, which PyYAML and most Python
+tools implement, it is the boolean `false`. A text field written as `yes`,
+`no`, `on`, `off`, `y` or `n` (any case) therefore changes type with the
+parser.
+
+```yaml
+metadata:
+  experimental: no      # HS308: false to PyYAML, "no" to Hone
+  experimental: "no"    # fixed
+```
+
+The fix quotes the value. For fields that *are* booleans, see HS309."#,
+    targets: EVERY,
+    fixable: true,
+};
+
+pub static BOOLEAN_AS_STRING: RuleInfo = RuleInfo {
+    code: "HS309",
+    name: "boolean-as-string",
+    severity: Severity::Warning,
+    summary: "a boolean field written as `yes`/`no`/`on`/`off` or a quoted `\"true\"`",
+    doc: r#"`disable-model-invocation` and `user-invocable` are booleans. Written as `no`
+or `off`, they are strings in YAML 1.2, and a JavaScript agent testing the
+value treats every non-empty string as true: `disable-model-invocation: no`
+would *disable* invocation. A quoted `"false"` has the same problem.
+
+```yaml
+disable-model-invocation: no      # HS309
+disable-model-invocation: false   # fixed
+```"#,
+    targets: EVERY,
+    fixable: true,
+};
+
+#[derive(Clone, Copy, PartialEq)]
+enum Expect {
+    Text,
+    Bool,
+    Map,
+    StringList,
+    Integer,
+    Anything,
+}
+
+fn expected(key: &str) -> Option<Expect> {
+    use Expect::*;
+    Some(match key {
+        "name" | "description" | "license" | "compatibility" | "when_to_use" | "argument-hint"
+        | "model" | "effort" | "context" | "agent" | "shell" => Text,
+        "disable-model-invocation" | "user-invocable" => Bool,
+        "metadata" | "hooks" => Map,
+        "disallowed-tools" | "paths" | "triggers" | "tools" => StringList,
+        "token_estimate" => Integer,
+        "allowed-tools" | "arguments" => Anything,
+        _ => return None,
+    })
+}
+
+/// Whether `key` is known to the target.
+pub fn is_known_key(key: &str, target: Target) -> bool {
+    match target {
+        Target::Agentskills | Target::ClaudeApi => SPEC_KEYS.contains(&key),
+        Target::ClaudeCode => SPEC_KEYS.contains(&key) || CLAUDE_CODE_KEYS.contains(&key),
+        Target::All => {
+            SPEC_KEYS.contains(&key)
+                || CLAUDE_CODE_KEYS.contains(&key)
+                || ROUTER_KEYS.contains(&key)
+        }
+    }
+}
+
+fn is_yaml11_boolean(raw: &str) -> Option<bool> {
+    match raw {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => Some(true),
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => Some(false),
+        _ => None,
+    }
+}
+
+pub(super) fn check(checker: &mut Checker) {
+    let Some(entries) = checker.root_map() else {
+        return;
+    };
+    for (key, value) in entries {
+        let Some(name) = key.as_str() else { continue };
+        keys(checker, name, key);
+        if !is_known_key(name, checker.target) {
+            continue;
+        }
+        match expected(name) {
+            Some(Expect::Text) => text_field(checker, name, value),
+            Some(Expect::Bool) => bool_field(checker, name, value),
+            Some(Expect::Map) if !matches!(value.value, Value::Map(_) | Value::Null) => {
+                wrong_type(checker, name, value, "a mapping");
+            }
+            Some(Expect::StringList) => {
+                let ok = match &value.value {
+                    Value::String(_) | Value::Null => true,
+                    Value::Seq(items) => items.iter().all(|i| i.as_str().is_some()),
+                    _ => false,
+                };
+                if !ok {
+                    wrong_type(checker, name, value, "a string or a list of strings");
+                }
+            }
+            Some(Expect::Integer) if !matches!(value.value, Value::Int(_) | Value::Null) => {
+                wrong_type(checker, name, value, "an integer");
+            }
+            _ => {}
+        }
+        match name {
+            "compatibility" => compatibility(checker, value),
+            "metadata" => metadata(checker, value),
+            "allowed-tools" => allowed_tools(checker, value),
+            _ => {}
+        }
+    }
+}
+
+fn keys(checker: &mut Checker, name: &str, key: &Node) {
+    if !SPEC_KEYS.contains(&name) {
+        checker
+            .report(
+                &API_UNSUPPORTED_KEY,
+                key.span.clone(),
+                format!("`{name}` is not a spec key; Anthropic's upload rejects it"),
+            )
+            .help("remove it, or move it under `metadata:`");
+    }
+    if is_known_key(name, checker.target) || !checker.enabled(&UNKNOWN_KEY) {
+        return;
+    }
+    let whose = match checker.target {
+        Target::Agentskills => "the agentskills spec",
+        Target::ClaudeCode => "Claude Code",
+        _ => "any agent Hone knows",
+    };
+    let help = match near_miss(name, checker.target) {
+        Some(known) => format!("did you mean `{known}`?"),
+        None => "agents ignore it; keep custom data under `metadata:`".to_owned(),
+    };
+    checker
+        .report(
+            &UNKNOWN_KEY,
+            key.span.clone(),
+            format!("`{name}` is not a key of {whose}"),
+        )
+        .help(help);
+}
+
+/// A known key that `name` misspells by case or `-`/`_`.
+fn near_miss(name: &str, target: Target) -> Option<&'static str> {
+    let canonical = |s: &str| s.to_ascii_lowercase().replace('_', "-");
+    let wanted = canonical(name);
+    SPEC_KEYS
+        .iter()
+        .chain(CLAUDE_CODE_KEYS)
+        .chain(ROUTER_KEYS)
+        .copied()
+        .find(|k| is_known_key(k, target) && canonical(k) == wanted)
+}
+
+fn wrong_type(checker: &mut Checker, key: &str, value: &Node, wanted: &str) {
+    let found = value.kind();
+    checker
+        .report(
+            &FIELD_TYPE,
+            value.span.clone(),
+            format!("`{key}` should be {wanted}, not {found}"),
+        )
+        .help(format!("write `{key}` as {wanted}"));
+}
+
+fn text_field(checker: &mut Checker, key: &str, value: &Node) {
+    match &value.value {
+        Value::String(s) => {
+            if value.plain
+                && let Some(meaning) = is_yaml11_boolean(s)
+            {
+                yaml11(checker, key, value, meaning);
+            }
+        }
+        Value::Null => {}
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
+            let source = checker.text()[value.span.clone()].to_owned();
+            let found = value.kind();
+            checker
+                .report(
+                    &FIELD_TYPE,
+                    value.span.clone(),
+                    format!("`{key}` should be a string, not {found}"),
+                )
+                .help("quote the value so every parser reads text")
+                .fix(
+                    format!("Quote the value of `{key}`"),
+                    value.span.clone(),
+                    double_quoted(&source),
+                );
+        }
+        _ => wrong_type(checker, key, value, "a string"),
+    }
+}
+
+fn yaml11(checker: &mut Checker, key: &str, value: &Node, meaning: bool) {
+    let raw = checker.text()[value.span.clone()].to_owned();
+    checker
+        .report(
+            &YAML11_BOOLEAN,
+            value.span.clone(),
+            format!(
+                "`{key}: {raw}` is text in YAML 1.2 but the boolean {meaning} in YAML 1.1 (PyYAML)"
+            ),
+        )
+        .help("quote it so every parser reads text")
+        .fix(
+            format!("Quote `{raw}`"),
+            value.span.clone(),
+            double_quoted(&raw),
+        );
+}
+
+fn bool_field(checker: &mut Checker, key: &str, value: &Node) {
+    match &value.value {
+        Value::Bool(_) | Value::Null => {}
+        Value::String(s) => {
+            let meaning = if value.plain {
+                is_yaml11_boolean(s)
+            } else {
+                match s.trim().to_ascii_lowercase().as_str() {
+                    "true" => Some(true),
+                    "false" => Some(false),
+                    _ => is_yaml11_boolean(s.trim()),
+                }
+            };
+            let Some(meaning) = meaning else {
+                wrong_type(checker, key, value, "a boolean (`true` or `false`)");
+                return;
+            };
+            let written = checker.text()[value.span.clone()].to_owned();
+            checker
+                .report(
+                    &BOOLEAN_AS_STRING,
+                    value.span.clone(),
+                    format!("`{key}: {written}` is a string, not a boolean; JavaScript treats any non-empty string as true"),
+                )
+                .help(format!("write `{key}: {meaning}`"))
+                .fix(format!("Write `{meaning}`"), value.span.clone(), meaning.to_string());
+        }
+        _ => wrong_type(checker, key, value, "a boolean (`true` or `false`)"),
+    }
+}
+
+fn compatibility(checker: &mut Checker, value: &Node) {
+    let Some(text) = value.as_str() else { return };
+    let chars = char_count(text);
+    let message = if text.trim().is_empty() {
+        "`compatibility` is empty".to_owned()
+    } else if chars > MAX_COMPATIBILITY_CHARS {
+        format!("`compatibility` has {chars} characters; the limit is {MAX_COMPATIBILITY_CHARS}")
+    } else {
+        return;
+    };
+    checker
+        .report(&COMPATIBILITY_TOO_LONG, value.span.clone(), message)
+        .help("state the environment in one or two sentences; put detail in the body");
+}
+
+fn metadata(checker: &mut Checker, value: &Node) {
+    let Some(entries) = value.as_map() else {
+        return;
+    };
+    for (key, item) in entries {
+        if key.as_str().is_none() {
+            let shown = key.key_string();
+            checker
+                .report(
+                    &METADATA_NOT_STRINGS,
+                    key.span.clone(),
+                    format!("the metadata key `{shown}` is {}, not a string", key.kind()),
+                )
+                .help("quote the key");
+        }
+        let name = key.key_string();
+        match &item.value {
+            Value::String(s) => {
+                if item.plain
+                    && let Some(meaning) = is_yaml11_boolean(s)
+                {
+                    yaml11(checker, &format!("metadata.{name}"), item, meaning);
+                }
+            }
+            Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Null => {
+                let source = checker.text()[item.span.clone()].to_owned();
+                let report = checker
+                    .report(
+                        &METADATA_NOT_STRINGS,
+                        item.span.clone(),
+                        format!("`metadata.{name}` is {}, not a string", item.kind()),
+                    )
+                    .help("quote the value: the spec's metadata values are strings");
+                if !source.is_empty() {
+                    report.fix("Quote the value", item.span.clone(), double_quoted(&source));
+                }
+            }
+            _ => {
+                checker
+                    .report(
+                        &METADATA_NOT_STRINGS,
+                        item.span.clone(),
+                        format!("`metadata.{name}` is {}, not a string", item.kind()),
+                    )
+                    .help("metadata maps strings to strings; flatten the value into a string");
+            }
+        }
+    }
+}
+
+fn allowed_tools(checker: &mut Checker, value: &Node) {
+    let tools: Vec<(String, std::ops::Range<usize>)> = match &value.value {
+        Value::Null => return,
+        Value::String(s) => {
+            if s.trim().is_empty() {
+                return report_tools(
+                    checker,
+                    value.span.clone(),
+                    "`allowed-tools` is empty".into(),
+                );
+            }
+            let separated_by_commas = s.contains(',');
+            if separated_by_commas && s.split(',').any(|part| part.trim().is_empty()) {
+                return report_tools(
+                    checker,
+                    value.span.clone(),
+                    "`allowed-tools` has an empty entry between commas".into(),
+                );
+            }
+            if separated_by_commas {
+                commas(checker, value, s);
+            }
+            split_tools(s)
+                .into_iter()
+                .map(|t| (t, value.span.clone()))
+                .collect()
+        }
+        Value::Seq(items) => {
+            let mut tools = Vec::new();
+            for item in items {
+                match item.as_str() {
+                    Some(s) if !s.trim().is_empty() => {
+                        tools.push((s.to_owned(), item.span.clone()))
+                    }
+                    _ => {
+                        let message = format!(
+                            "an `allowed-tools` entry is {}, not a tool name",
+                            if item.as_str().is_some() {
+                                "empty"
+                            } else {
+                                item.kind()
+                            }
+                        );
+                        report_tools(checker, item.span.clone(), message);
+                    }
+                }
+            }
+            tools
+        }
+        _ => {
+            let message = format!(
+                "`allowed-tools` should be a string or a list of strings, not {}",
+                value.kind()
+            );
+            return report_tools(checker, value.span.clone(), message);
+        }
+    };
+    for (tool, span) in tools {
+        let opens = tool.matches('(').count();
+        let closes = tool.matches(')').count();
+        if opens != closes {
+            report_tools(
+                checker,
+                span,
+                format!("the tool `{tool}` has unbalanced parentheses"),
+            );
+        }
+    }
+}
+
+fn report_tools(checker: &mut Checker, range: std::ops::Range<usize>, message: String) {
+    checker
+        .report(&ALLOWED_TOOLS_FORM, range, message)
+        .help("list tool names, e.g. `allowed-tools: Read Grep Bash(git status)`");
+}
+
+fn commas(checker: &mut Checker, value: &Node, s: &str) {
+    if !checker.enabled(&ALLOWED_TOOLS_COMMAS) {
+        return;
+    }
+    let tools = split_tools(s);
+    let report = checker
+        .report(
+            &ALLOWED_TOOLS_COMMAS,
+            value.span.clone(),
+            "`allowed-tools` is separated by commas; the spec separates tools with spaces",
+        )
+        .help("separate the tools with spaces, or write a YAML list");
+    if tools.iter().all(|t| !t.contains(char::is_whitespace)) {
+        let joined = tools.join(" ");
+        let replacement = if is_plain(&joined) && !joined.contains(": ") && !joined.contains(" #") {
+            joined
+        } else {
+            double_quoted(&joined)
+        };
+        report.fix(
+            "Separate the tools with spaces",
+            value.span.clone(),
+            replacement,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::*;
+
+    #[test]
+    fn wrong_types() {
+        let text = skill_md("license: 2.0\n", "");
+        let d = fires("HS301", &text);
+        assert_eq!(spanned(&text, &d), "2.0");
+        assert!(fixed("HS301", &text).contains("license: \"2.0\"\n"));
+        fires("HS301", &skill_md("metadata: [a]\n", ""));
+        fires("HS301", &skill_md("token_estimate: many\n", ""));
+        fires(
+            "HS301",
+            "---\nname: [a]\ndescription: Use when asked.\n---\n",
+        );
+        quiet(
+            "HS301",
+            &skill_md("license: MIT\nmetadata:\n  a: b\ntoken_estimate: 10\n", ""),
+        );
+    }
+
+    #[test]
+    fn compatibility_length() {
+        fires(
+            "HS302",
+            &skill_md(&format!("compatibility: {}\n", "x".repeat(501)), ""),
+        );
+        fires("HS302", &skill_md("compatibility: \"\"\n", ""));
+        quiet(
+            "HS302",
+            &skill_md("compatibility: Needs Python 3.10.\n", ""),
+        );
+    }
+
+    #[test]
+    fn metadata_values_are_strings() {
+        let text = skill_md("metadata:\n  version: 1.0\n  tags: [a]\n", "");
+        let found = findings("HS303", &text);
+        assert_eq!(found.len(), 2, "{found:#?}");
+        let fix = found[0].fix.as_ref().unwrap();
+        assert!(fix.apply(&text).unwrap().contains("version: \"1.0\""));
+        quiet("HS303", &skill_md("metadata:\n  version: \"1.0\"\n", ""));
+    }
+
+    #[test]
+    fn allowed_tools_form() {
+        fires("HS304", &skill_md("allowed-tools: {Read: true}\n", ""));
+        fires("HS304", &skill_md("allowed-tools: Read, , Grep\n", ""));
+        fires("HS304", &skill_md("allowed-tools: Read Bash(git\n", ""));
+        fires("HS304", &skill_md("allowed-tools:\n  - Read\n  - 3\n", ""));
+        quiet(
+            "HS304",
+            &skill_md("allowed-tools: Read Grep Bash(git add *)\n", ""),
+        );
+        quiet(
+            "HS304",
+            &skill_md("allowed-tools:\n  - Read\n  - Bash(git add *)\n", ""),
+        );
+    }
+
+    #[test]
+    fn allowed_tools_commas_for_the_spec() {
+        let text = skill_md("allowed-tools: Read, Grep\n", "");
+        assert!(fixed("HS305", &text).contains("allowed-tools: Read Grep\n"));
+        let spaced = skill_md("allowed-tools: Read, Bash(git add *)\n", "");
+        assert!(fires("HS305", &spaced).fix.is_none());
+        assert!(findings_for("HS305", &text, Target::ClaudeCode).is_empty());
+        quiet("HS305", &skill_md("allowed-tools: Read Grep\n", ""));
+    }
+
+    #[test]
+    fn unknown_keys_depend_on_the_target() {
+        let text = skill_md("when_to_use: When asked.\nsource: x\n", "");
+        let spec = findings_for("HS306", &text, Target::Agentskills);
+        assert_eq!(spec.len(), 2);
+        let code = findings_for("HS306", &text, Target::ClaudeCode);
+        assert_eq!(code.len(), 1);
+        assert_eq!(spanned(&text, &code[0]), "source");
+        let typo = fires("HS306", &skill_md("Allowed_Tools: Read\n", ""));
+        assert_eq!(typo.help.as_deref(), Some("did you mean `allowed-tools`?"));
+        quiet("HS306", &skill_md("license: MIT\n", ""));
+    }
+
+    #[test]
+    fn api_rejects_non_spec_keys() {
+        let text = skill_md("when_to_use: When asked.\n", "");
+        assert_eq!(findings_for("HS307", &text, Target::ClaudeApi).len(), 1);
+        assert!(findings_for("HS307", &text, Target::ClaudeCode).is_empty());
+        quiet("HS307", &skill_md("license: MIT\n", ""));
+    }
+
+    #[test]
+    fn yaml11_booleans_in_text_fields() {
+        let text = skill_md("license: no\n", "");
+        assert!(fixed("HS308", &text).contains("license: \"no\"\n"));
+        fires("HS308", &skill_md("metadata:\n  internal: Yes\n", ""));
+        quiet(
+            "HS308",
+            &skill_md("license: \"no\"\nmetadata:\n  internal: \"yes\"\n", ""),
+        );
+    }
+
+    #[test]
+    fn booleans_written_as_strings() {
+        let text = skill_md("disable-model-invocation: no\n", "");
+        assert!(fixed("HS309", &text).contains("disable-model-invocation: false\n"));
+        let quoted = skill_md("user-invocable: \"true\"\n", "");
+        assert!(fixed("HS309", &quoted).contains("user-invocable: true\n"));
+        quiet("HS309", &skill_md("disable-model-invocation: false\n", ""));
+    }
+}

@@ -1,0 +1,96 @@
+//! `HS501`: rules about the library as a whole rather than one skill.
+
+use std::collections::HashMap;
+
+use super::{EVERY, RuleInfo, Target, diagnostic};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::library::Library;
+
+pub static DUPLICATE_NAME: RuleInfo = RuleInfo {
+    code: "HS501",
+    name: "duplicate-name",
+    severity: Severity::Warning,
+    summary: "two skills of the library have the same name",
+    doc: r#"Agents know a skill by its name. With two skills named `pdf` in one library
+an agent sees one of them (which one depends on the agent and the scan
+order) or both with the same label, and the other never runs. Reported at
+every skill after the first, pointing at its `name`, with the first's path.
+
+Skills in a *lower-priority* root with the name of one in a higher-priority
+root (project skills over personal skills) are shadowed on purpose and are
+not reported."#,
+    targets: EVERY,
+    fixable: false,
+};
+
+pub(super) fn check(library: &Library, target: Target, out: &mut Vec<Diagnostic>) {
+    if !DUPLICATE_NAME.applies_to(target) {
+        return;
+    }
+    let mut first: HashMap<&str, usize> = HashMap::new();
+    for (index, skill) in library.skills.iter().enumerate() {
+        let Some(&first_index) = first.get(skill.id.as_str()) else {
+            first.insert(&skill.id, index);
+            continue;
+        };
+        let other = &library.skills[first_index];
+        let range = skill
+            .yaml_root()
+            .and_then(|root| root.get("name"))
+            .map_or(0..0, |node| node.span.clone());
+        let mut finding = diagnostic(
+            skill,
+            &DUPLICATE_NAME,
+            range,
+            format!(
+                "the name `{}` is also used by {}",
+                skill.id,
+                other.path.display()
+            ),
+        );
+        finding.help = Some("give each skill a distinct name (and directory)".into());
+        out.push(finding);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::super::{Target, check_library};
+    use crate::library::{Filters, Library};
+
+    fn library(names: &[(&str, &str)]) -> (tempfile::TempDir, Library) {
+        let tmp = tempfile::tempdir().unwrap();
+        for (dir, name) in names {
+            let dir = tmp.path().join(dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            let text = format!("---\nname: {name}\ndescription: Use when asked.\n---\n");
+            std::fs::write(dir.join("SKILL.md"), text).unwrap();
+        }
+        let lib = Library::open(&[PathBuf::from(tmp.path())], &Filters::default()).unwrap();
+        (tmp, lib)
+    }
+
+    fn duplicates(lib: &Library) -> Vec<crate::diagnostic::Diagnostic> {
+        check_library(lib, Target::All)
+            .into_iter()
+            .filter(|d| d.code == "HS501")
+            .collect()
+    }
+
+    #[test]
+    fn duplicate_names_are_reported_after_the_first() {
+        let (_tmp, lib) = library(&[("a/pdf", "pdf"), ("b/pdf", "pdf"), ("docx", "docx")]);
+        let found = duplicates(&lib);
+        assert_eq!(found.len(), 1);
+        assert!(found[0].path.ends_with("b/pdf/SKILL.md"));
+        assert_eq!(found[0].span.start.line, 2);
+    }
+
+    #[test]
+    fn distinct_names_are_fine() {
+        let (_tmp, lib) = library(&[("pdf", "pdf"), ("docx", "docx")]);
+        assert!(duplicates(&lib).is_empty());
+    }
+}

@@ -1,0 +1,358 @@
+//! `HS403`–`HS406`: the files beside `SKILL.md`. A skill discloses detail in
+//! stages: the body links to reference files, scripts and assets, which an
+//! agent opens only when it needs them. The links must lead somewhere, stay
+//! inside the skill folder (the unit that is packed and installed), and stay
+//! one level deep; files nothing points to are dead weight.
+//!
+//! Only the markdown files `SKILL.md` links to are read (for their own
+//! links), so the cost is a few small reads per skill.
+
+use std::collections::{BTreeMap, HashSet};
+
+use super::{Checker, EVERY, RuleInfo};
+use crate::diagnostic::Severity;
+use crate::skill::{Link, normalize};
+
+pub static BROKEN_LINK: RuleInfo = RuleInfo {
+    code: "HS403",
+    name: "broken-link",
+    severity: Severity::Warning,
+    summary: "a relative link to a file that does not exist",
+    doc: r#"A link or image in the body whose target is not in the skill folder. The
+agent that follows it gets an error instead of the reference it was sent
+to read. Links are resolved against the skill folder, `%20` and the like
+decoded, `#anchors` and `?queries` ignored; URLs, absolute paths and
+template placeholders (`${VAR}`) are not checked.
+
+```markdown
+See [the form guide](references/forms.md).   <!-- HS403 when references/forms.md is missing -->
+```"#,
+    targets: EVERY,
+    fixable: false,
+};
+
+pub static LINK_OUTSIDE_SKILL: RuleInfo = RuleInfo {
+    code: "HS404",
+    name: "link-outside-skill",
+    severity: Severity::Warning,
+    summary: "a relative link that climbs out of the skill folder",
+    doc: r#"A link such as `../shared/style.md` works in the author's checkout but
+breaks once the skill is installed, packed or uploaded on its own: only the
+skill's folder travels. Copy the file into the skill, or link to a URL."#,
+    targets: EVERY,
+    fixable: false,
+};
+
+pub static NESTED_REFERENCE: RuleInfo = RuleInfo {
+    code: "HS405",
+    name: "nested-reference",
+    severity: Severity::Warning,
+    summary: "a referenced file links on to files `SKILL.md` does not link",
+    doc: r#"The spec and Anthropic's authoring guide ask to keep references one level
+deep: `SKILL.md` links to every file an agent may need. When
+`references/a.md` sends the agent on to `references/b.md`, agents often
+preview `a.md` partially and never reach `b.md`.
+
+```text
+SKILL.md -> references/api.md -> references/errors.md   # HS405 at the link to api.md
+```
+
+Link `references/errors.md` from `SKILL.md` too, or merge the files."#,
+    targets: EVERY,
+    fixable: false,
+};
+
+pub static UNREFERENCED_RESOURCE: RuleInfo = RuleInfo {
+    code: "HS406",
+    name: "unreferenced-resource",
+    severity: Severity::Info,
+    summary: "a file in the skill folder that nothing references",
+    doc: r#"A file that neither `SKILL.md` nor a file it links to mentions (by link, by
+path, or by file name) is never read by an agent, yet is packed and
+uploaded with the skill. Reference it where it is useful, or delete it.
+`LICENSE`, `README` and `CHANGELOG` files and hidden files are exempt; a
+folder whose path the body mentions (`scripts/`) counts for everything
+inside it. Reported once per top-level file or folder."#,
+    targets: EVERY,
+    fixable: false,
+};
+
+pub(super) fn check(checker: &mut Checker) {
+    let skill = checker.skill;
+    let resources: HashSet<&str> = skill.resources.iter().map(|r| r.path.as_str()).collect();
+    let exists = |path: &str| {
+        resources.contains(path)
+            || resources.iter().any(|r| {
+                r.len() > path.len() && r.starts_with(path) && r.as_bytes()[path.len()] == b'/'
+            })
+            || skill.dir.join(path).exists()
+    };
+    let linked: HashSet<&str> = skill
+        .links
+        .iter()
+        .filter_map(|l| l.resolved.as_deref())
+        .collect();
+    let mut read_texts: Vec<String> = Vec::new();
+    for link in &skill.links {
+        let Some(path) = link.resolved.as_deref() else {
+            checker
+                .report(
+                    &LINK_OUTSIDE_SKILL,
+                    link.span.clone(),
+                    format!("`{}` points outside the skill folder", link.target),
+                )
+                .help(
+                    "only the skill folder is installed or packed; copy the file in, or link a URL",
+                );
+            continue;
+        };
+        if path.is_empty() {
+            continue;
+        }
+        if !exists(path) {
+            let what = if link.is_image { "image" } else { "link" };
+            checker
+                .report(
+                    &BROKEN_LINK,
+                    link.span.clone(),
+                    format!("the {what} target `{path}` does not exist"),
+                )
+                .help("fix the path (relative to the skill folder) or add the file");
+            continue;
+        }
+        let wants_text =
+            checker.enabled(&NESTED_REFERENCE) || checker.enabled(&UNREFERENCED_RESOURCE);
+        if wants_text && is_markdown(path) && resources.contains(path) {
+            let Ok(text) = std::fs::read_to_string(skill.dir.join(path)) else {
+                continue;
+            };
+            nested(checker, link, path, &text, &linked, &resources);
+            read_texts.push(text);
+        }
+    }
+    if checker.enabled(&UNREFERENCED_RESOURCE) {
+        unreferenced(checker, &read_texts);
+    }
+}
+
+fn is_markdown(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.ends_with(".md") || lower.ends_with(".markdown") || lower.ends_with(".mdx")
+}
+
+/// Reports the local files `text` (the file at `path`) links to that `SKILL.md` does not.
+fn nested(
+    checker: &mut Checker,
+    link: &Link,
+    path: &str,
+    text: &str,
+    linked: &HashSet<&str>,
+    resources: &HashSet<&str>,
+) {
+    if !checker.enabled(&NESTED_REFERENCE) {
+        return;
+    }
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut onward: Vec<String> = Vec::new();
+    for target in link_targets(text) {
+        let joined = if dir.is_empty() {
+            target.to_owned()
+        } else {
+            format!("{dir}/{target}")
+        };
+        let Some(resolved) = normalize(&joined) else {
+            continue;
+        };
+        if resolved != path
+            && resources.contains(resolved.as_str())
+            && !linked.contains(resolved.as_str())
+            && !onward.contains(&resolved)
+        {
+            onward.push(resolved);
+        }
+    }
+    let Some(first) = onward.first() else { return };
+    let more = match onward.len() {
+        1 => String::new(),
+        n => format!(" and {} more", n - 1),
+    };
+    checker
+        .report(
+            &NESTED_REFERENCE,
+            link.span.clone(),
+            format!("`{path}` links on to `{first}`{more}, which SKILL.md does not link"),
+        )
+        .help("link every file an agent may need directly from SKILL.md (one level deep)");
+}
+
+/// Relative link destinations of markdown `text`: `](dest)` forms, without
+/// anchors, queries or titles. A cheap scan, not a markdown parse: these files
+/// are only searched for onward links.
+fn link_targets(text: &str) -> impl Iterator<Item = &str> {
+    memchr::memmem::find_iter(text.as_bytes(), b"](").filter_map(move |at| {
+        let rest = &text[at + 2..];
+        let rest = rest.strip_prefix('<').unwrap_or(rest);
+        let end = rest
+            .find([')', '>', ' ', '\n', '#', '?'])
+            .unwrap_or(rest.len());
+        let dest = &rest[..end];
+        let external = dest.is_empty()
+            || dest.contains("://")
+            || dest.starts_with(['/', '\\'])
+            || dest.starts_with("mailto:");
+        (!external).then_some(dest)
+    })
+}
+
+fn is_exempt(path: &str) -> bool {
+    if path.split('/').any(|part| part.starts_with('.')) {
+        return true;
+    }
+    let upper = path.to_ascii_uppercase();
+    [
+        "LICENSE",
+        "LICENCE",
+        "README",
+        "CHANGELOG",
+        "NOTICE",
+        "COPYING",
+    ]
+    .iter()
+    .any(|name| upper.starts_with(name))
+}
+
+fn unreferenced(checker: &mut Checker, read_texts: &[String]) {
+    let skill = checker.skill;
+    let body = skill.body();
+    let mentioned =
+        |needle: &str| body.contains(needle) || read_texts.iter().any(|t| t.contains(needle));
+    // Unreferenced files grouped by their top-level file or folder.
+    let mut groups: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for resource in &skill.resources {
+        let path = resource.path.as_str();
+        if is_exempt(path) || skill.references(path) || mentioned(path) {
+            continue;
+        }
+        let file_name = path.rsplit('/').next().unwrap_or(path);
+        if file_name.len() >= 4 && mentioned(file_name) {
+            continue;
+        }
+        let in_mentioned_dir = path
+            .match_indices('/')
+            .any(|(i, _)| mentioned(&path[..=i]) || linked_dir(skill, &path[..i]));
+        if in_mentioned_dir {
+            continue;
+        }
+        let top = path.split('/').next().unwrap_or(path);
+        groups.entry(top).or_default().push(path);
+    }
+    for (top, files) in groups {
+        let message = if files.len() == 1 && files[0] == top {
+            format!("`{top}` is not referenced from SKILL.md or the files it links")
+        } else {
+            let count = files.len();
+            let noun = if count == 1 { "file" } else { "files" };
+            format!(
+                "`{top}/` holds {count} {noun} nothing references, e.g. `{}`",
+                files[0]
+            )
+        };
+        checker
+            .report(&UNREFERENCED_RESOURCE, 0..0, message)
+            .help("link it from SKILL.md where an agent needs it, or delete it");
+    }
+}
+
+/// Whether the body links to the folder `dir` itself.
+fn linked_dir(skill: &crate::skill::Skill, dir: &str) -> bool {
+    skill
+        .links
+        .iter()
+        .any(|l| l.resolved.as_deref() == Some(dir))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Target;
+    use super::super::testing::*;
+
+    fn check(code: &str, body: &str, files: &[(&str, &str)]) -> Vec<crate::diagnostic::Diagnostic> {
+        let (_tmp, skill) = skill_with_files("my-skill", &skill_md("", body), files);
+        findings_of(code, &skill, Target::All)
+    }
+
+    #[test]
+    fn broken_links() {
+        let found = check(
+            "HS403",
+            "See [a](references/a.md) and ![i](assets/missing.png).\n",
+            &[("references/a.md", "A")],
+        );
+        assert_eq!(found.len(), 1);
+        assert!(found[0].message.contains("assets/missing.png"));
+        assert!(
+            check(
+                "HS403",
+                "See [dir](references/) and [a](references/a%20b.md#top).\n",
+                &[("references/a b.md", "A")]
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn links_outside_the_skill() {
+        assert_eq!(
+            check("HS404", "See [style](../shared/style.md).\n", &[]).len(),
+            1
+        );
+        assert!(check("HS404", "See [site](https://example.com/a.md).\n", &[]).is_empty());
+    }
+
+    #[test]
+    fn nested_references() {
+        let files = [
+            ("references/a.md", "Read [b](b.md) next.\n"),
+            ("references/b.md", "B\n"),
+        ];
+        let found = check("HS405", "See [a](references/a.md).\n", &files);
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0].message.contains("`references/b.md`"),
+            "{:?}",
+            found[0]
+        );
+        assert!(
+            check(
+                "HS405",
+                "See [a](references/a.md) and [b](references/b.md).\n",
+                &files
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn unreferenced_resources() {
+        let files = [
+            ("scripts/run.py", ""),
+            ("assets/one.png", ""),
+            ("assets/two.png", ""),
+            ("notes.txt", ""),
+            ("LICENSE.txt", ""),
+        ];
+        let found = check("HS406", "Run `scripts/run.py`.\n", &files);
+        let messages: Vec<_> = found.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(found.len(), 2, "{messages:?}");
+        assert!(messages[0].contains("`assets/` holds 2 files"));
+        assert!(messages[1].contains("`notes.txt`"));
+        assert!(
+            check(
+                "HS406",
+                "Use the files in `assets/`, `notes.txt` and run.py.\n",
+                &files
+            )
+            .is_empty()
+        );
+    }
+}

@@ -1,0 +1,363 @@
+//! Validation rules, in the style of ruff: every rule has a stable code, a
+//! kebab-case name, one severity, a summary, a markdown doc (`hone rule CODE`),
+//! the targets it belongs to and, where a mechanical fix is safe, a [`Fix`].
+//!
+//! # Targets
+//!
+//! A skill is read by more than one consumer and they disagree. A [`Target`]
+//! selects the rules of one of them: `agentskills` (the open specification and
+//! its reference validator), `claude-code` (what Claude Code reads), and
+//! `claude-api` (what Anthropic's upload and Skills API accept). `all` runs
+//! every rule; rules whose verdict depends on the target (which keys are
+//! known) then judge against what *some* consumer understands.
+//!
+//! # Codes
+//!
+//! Codes never change meaning once published; they are grouped by area:
+//! `HS0xx` the file and its frontmatter as YAML, `HS1xx` `name`, `HS2xx`
+//! `description` and routing, `HS3xx` the other fields, `HS4xx` the body and
+//! the files beside it, `HS5xx` the library as a whole.
+//!
+//! # Where the YAML comes from
+//!
+//! Hone parses frontmatter as YAML 1.2 (see [`crate::yaml`]). Agents do not
+//! all agree: Python loaders use PyYAML (YAML 1.1, `yes` is a boolean), the
+//! reference validator uses strictyaml (no flow collections), JavaScript
+//! agents use the `yaml` or `js-yaml` packages (duplicate keys are errors).
+//! Frontmatter one consumer loads and another drops is reported as a
+//! portability finding naming the construct, not as broken YAML.
+//!
+//! # JSON shape
+//!
+//! `hone check --format json` prints one object, version 1:
+//!
+//! ```json
+//! {
+//!   "version": 1,
+//!   "target": "all",
+//!   "summary": {"skills": 17, "files_with_findings": 1, "error": 1, "warning": 0, "info": 0, "fixable": 1},
+//!   "diagnostics": [{
+//!     "code": "HS003", "rule": "invalid-yaml", "severity": "error",
+//!     "message": "...", "path": "skills/x/SKILL.md",
+//!     "span": {"start": {"line": 3, "column": 14, "offset": 30},
+//!              "end": {"line": 3, "column": 20, "offset": 36}},
+//!     "help": "..." ,
+//!     "fix": {"title": "...", "edits": [{"start": 30, "end": 60, "replacement": "..."}]}
+//!   }],
+//!   "problems": [{"path": "...", "message": "..."}]
+//! }
+//! ```
+//!
+//! Lines and columns are 1-based (columns in Unicode scalar values), offsets
+//! are bytes into the file; `help` and `fix` may be `null`. Diagnostics are
+//! sorted by path, then offset, then code. New fields may be added; existing
+//! ones keep their names and meaning.
+
+use std::ops::Range;
+use std::str::FromStr;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::diagnostic::{Diagnostic, Edit, Fix, Severity};
+use crate::library::Library;
+use crate::skill::Skill;
+use crate::yaml::Node;
+
+mod body;
+mod description;
+mod fields;
+mod frontmatter;
+mod library;
+mod links;
+mod name;
+mod portability;
+mod yaml_text;
+
+#[cfg(test)]
+mod testing;
+
+/// Which consumer's rules to apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Target {
+    /// The open specification at agentskills.io and its reference validator.
+    Agentskills,
+    /// Claude Code, which reads more keys than the specification.
+    ClaudeCode,
+    /// Anthropic's skill upload and Skills API.
+    ClaudeApi,
+    /// Every rule.
+    #[default]
+    All,
+}
+
+impl Target {
+    pub const ALL: [Target; 4] = [
+        Target::Agentskills,
+        Target::ClaudeCode,
+        Target::ClaudeApi,
+        Target::All,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Target::Agentskills => "agentskills",
+            Target::ClaudeCode => "claude-code",
+            Target::ClaudeApi => "claude-api",
+            Target::All => "all",
+        }
+    }
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Target {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Target::ALL
+            .into_iter()
+            .find(|t| t.as_str().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                format!(
+                    "unknown target `{s}` (expected agentskills, claude-code, claude-api or all)"
+                )
+            })
+    }
+}
+
+/// The targets a rule belongs to (besides `all`, which has every rule).
+pub type Targets = &'static [Target];
+
+pub(crate) const EVERY: Targets = &[Target::Agentskills, Target::ClaudeCode, Target::ClaudeApi];
+pub(crate) const SPEC_AND_API: Targets = &[Target::Agentskills, Target::ClaudeApi];
+
+/// What a rule is, for `hone rule`, SARIF and the app.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleInfo {
+    /// Stable code, e.g. `HS101`.
+    pub code: &'static str,
+    /// Stable kebab-case name, e.g. `name-format`.
+    pub name: &'static str,
+    pub severity: Severity,
+    /// One line: what the rule finds.
+    pub summary: &'static str,
+    /// Markdown: why it matters, examples, and where peers disagree.
+    pub doc: &'static str,
+    pub targets: Targets,
+    /// Whether findings can carry a safe [`Fix`].
+    pub fixable: bool,
+}
+
+impl RuleInfo {
+    /// Whether the rule runs for `target`.
+    pub fn applies_to(&self, target: Target) -> bool {
+        target == Target::All || self.targets.contains(&target)
+    }
+}
+
+/// Every rule, in code order.
+pub fn all_rules() -> &'static [&'static RuleInfo] {
+    REGISTRY
+}
+
+/// The rule with this code (case-insensitive) or name.
+pub fn find_rule(code_or_name: &str) -> Option<&'static RuleInfo> {
+    REGISTRY
+        .iter()
+        .copied()
+        .find(|r| r.code.eq_ignore_ascii_case(code_or_name) || r.name == code_or_name)
+}
+
+static REGISTRY: &[&RuleInfo] = &[
+    &frontmatter::FRONTMATTER_MISSING,
+    &frontmatter::FRONTMATTER_UNCLOSED,
+    &frontmatter::INVALID_YAML,
+    &frontmatter::FRONTMATTER_NOT_MAPPING,
+    &frontmatter::INVALID_UTF8,
+    &portability::BYTE_ORDER_MARK,
+    &portability::DUPLICATE_KEY,
+    &portability::FLOW_COLLECTION,
+    &portability::DASHES_IN_FRONTMATTER,
+    &portability::CRLF_LINE_ENDINGS,
+    &portability::COMMENT_TRUNCATES_VALUE,
+    &name::NAME_MISSING,
+    &name::NAME_TOO_LONG,
+    &name::NAME_FORMAT,
+    &name::NAME_DIRECTORY_MISMATCH,
+    &name::NAME_RESERVED_WORD,
+    &name::ANGLE_BRACKETS,
+    &description::DESCRIPTION_MISSING,
+    &description::DESCRIPTION_EMPTY,
+    &description::DESCRIPTION_TOO_LONG,
+    &description::LISTING_TRUNCATED,
+    &description::NO_TRIGGER,
+    &description::GENERIC_TRIGGER,
+    &fields::FIELD_TYPE,
+    &fields::COMPATIBILITY_TOO_LONG,
+    &fields::METADATA_NOT_STRINGS,
+    &fields::ALLOWED_TOOLS_FORM,
+    &fields::ALLOWED_TOOLS_COMMAS,
+    &fields::UNKNOWN_KEY,
+    &fields::API_UNSUPPORTED_KEY,
+    &fields::YAML11_BOOLEAN,
+    &fields::BOOLEAN_AS_STRING,
+    &body::BODY_TOO_LONG,
+    &body::BODY_TOO_MANY_TOKENS,
+    &links::BROKEN_LINK,
+    &links::LINK_OUTSIDE_SKILL,
+    &links::NESTED_REFERENCE,
+    &links::UNREFERENCED_RESOURCE,
+    &body::SPECIAL_TOKEN,
+    &library::DUPLICATE_NAME,
+];
+
+/// The findings of every per-skill rule of `target` for one skill, sorted by
+/// offset then code.
+pub fn check_skill(skill: &Skill, target: Target) -> Vec<Diagnostic> {
+    let mut checker = Checker {
+        skill,
+        target,
+        out: Vec::new(),
+    };
+    frontmatter::check(&mut checker);
+    portability::check(&mut checker);
+    if checker.root_map().is_some() {
+        name::check(&mut checker);
+        description::check(&mut checker);
+        fields::check(&mut checker);
+    }
+    body::check(&mut checker);
+    links::check(&mut checker);
+    let mut out = checker.out;
+    sort(&mut out);
+    out
+}
+
+/// The findings for every skill of a library (in parallel) and of the
+/// library-wide rules, sorted by path, offset, then code.
+pub fn check_library(library: &Library, target: Target) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = library
+        .skills
+        .par_iter()
+        .flat_map_iter(|skill| check_skill(skill, target))
+        .collect();
+    library::check(library, target, &mut out);
+    sort(&mut out);
+    out
+}
+
+fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| {
+        (&a.path, a.span.start.offset, &a.code).cmp(&(&b.path, b.span.start.offset, &b.code))
+    });
+}
+
+/// The state of checking one skill: its rules report through [`Checker::report`].
+pub(crate) struct Checker<'a> {
+    pub skill: &'a Skill,
+    pub target: Target,
+    out: Vec<Diagnostic>,
+}
+
+impl<'a> Checker<'a> {
+    pub fn enabled(&self, rule: &RuleInfo) -> bool {
+        rule.applies_to(self.target)
+    }
+
+    pub fn text(&self) -> &'a str {
+        self.skill.text()
+    }
+
+    /// The frontmatter's entries when it parsed as a mapping.
+    pub fn root_map(&self) -> Option<&'a [(Node, Node)]> {
+        self.skill.yaml_root()?.as_map()
+    }
+
+    /// The first entry with the string key `key`.
+    pub fn entry(&self, key: &str) -> Option<(&'a Node, &'a Node)> {
+        self.root_map()?
+            .iter()
+            .find(|(k, _)| k.as_str() == Some(key))
+            .map(|(k, v)| (k, v))
+    }
+
+    /// Records a finding of `rule` at `range` (byte offsets of the file) when the
+    /// rule is enabled; the returned handle adds help and a fix.
+    pub fn report(
+        &mut self,
+        rule: &'static RuleInfo,
+        range: Range<usize>,
+        message: impl Into<String>,
+    ) -> Report<'_> {
+        if !self.enabled(rule) {
+            return Report(None);
+        }
+        let diagnostic = diagnostic(self.skill, rule, range, message.into());
+        self.out.push(diagnostic);
+        Report(self.out.last_mut())
+    }
+}
+
+/// Builds a diagnostic of `rule` about `skill`'s `SKILL.md`.
+pub(crate) fn diagnostic(
+    skill: &Skill,
+    rule: &RuleInfo,
+    range: Range<usize>,
+    message: String,
+) -> Diagnostic {
+    Diagnostic {
+        code: rule.code.to_owned(),
+        rule: rule.name.to_owned(),
+        severity: rule.severity,
+        message,
+        path: skill.path.clone(),
+        span: skill.lines.span(skill.text(), range),
+        help: None,
+        fix: None,
+    }
+}
+
+/// A just-recorded finding, or nothing when its rule is disabled.
+pub(crate) struct Report<'c>(Option<&'c mut Diagnostic>);
+
+impl Report<'_> {
+    pub fn help(self, help: impl Into<String>) -> Self {
+        let Report(mut inner) = self;
+        if let Some(d) = inner.as_deref_mut() {
+            d.help = Some(help.into());
+        }
+        Report(inner)
+    }
+
+    /// Attaches a one-edit fix.
+    pub fn fix(self, title: impl Into<String>, range: Range<usize>, replacement: String) -> Self {
+        let edits = vec![Edit {
+            start: range.start,
+            end: range.end,
+            replacement,
+        }];
+        self.fix_edits(title, edits)
+    }
+
+    pub fn fix_edits(self, title: impl Into<String>, edits: Vec<Edit>) -> Self {
+        let Report(mut inner) = self;
+        if let Some(d) = inner.as_deref_mut() {
+            d.fix = Some(Fix {
+                title: title.into(),
+                edits,
+            });
+        }
+        Report(inner)
+    }
+}
+
+/// Length in Unicode scalar values, how the spec's limits are counted.
+pub(crate) fn char_count(s: &str) -> usize {
+    s.chars().count()
+}

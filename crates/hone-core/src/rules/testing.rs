@@ -1,0 +1,91 @@
+//! Helpers for the rules' tests: build a skill in a temporary folder (so that
+//! rules reading neighbouring files see real ones) and look at one rule's findings.
+
+use std::path::Path;
+
+use super::{Target, check_skill};
+use crate::diagnostic::Diagnostic;
+use crate::skill::Skill;
+
+/// The skill `dir_name/SKILL.md` holding `text`, with `files` beside it.
+pub fn skill_with_files(
+    dir_name: &str,
+    text: &str,
+    files: &[(&str, &str)],
+) -> (tempfile::TempDir, Skill) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(dir_name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("SKILL.md"), text).unwrap();
+    for (path, content) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+    let skill = Skill::load(&dir).unwrap();
+    (tmp, skill)
+}
+
+/// The findings of rule `code` for `text` as the skill `my-skill`, with `target`.
+pub fn findings_for(code: &str, text: &str, target: Target) -> Vec<Diagnostic> {
+    let skill = Skill::from_document(
+        Path::new("/lib/my-skill"),
+        crate::document::SkillDocument::parse(text.to_owned()),
+    );
+    findings_of(code, &skill, target)
+}
+
+pub fn findings_of(code: &str, skill: &Skill, target: Target) -> Vec<Diagnostic> {
+    check_skill(skill, target)
+        .into_iter()
+        .filter(|d| d.code == code)
+        .collect()
+}
+
+/// The findings of rule `code` with every rule enabled.
+pub fn findings(code: &str, text: &str) -> Vec<Diagnostic> {
+    findings_for(code, text, Target::All)
+}
+
+/// Asserts that rule `code` fires exactly once on `text` and returns the finding.
+pub fn fires(code: &str, text: &str) -> Diagnostic {
+    let mut found = findings(code, text);
+    assert_eq!(
+        found.len(),
+        1,
+        "{code} should fire once on {text:?}: {found:#?}"
+    );
+    found.remove(0)
+}
+
+/// Asserts that rule `code` does not fire on `text`.
+pub fn quiet(code: &str, text: &str) {
+    let found = findings(code, text);
+    assert!(
+        found.is_empty(),
+        "{code} should not fire on {text:?}: {found:#?}"
+    );
+}
+
+/// The text a finding's span covers.
+pub fn spanned<'t>(text: &'t str, d: &Diagnostic) -> &'t str {
+    &text[d.span.byte_range()]
+}
+
+/// Applies the finding's fix and asserts the rule no longer fires.
+pub fn fixed(code: &str, text: &str) -> String {
+    let d = fires(code, text);
+    let fix = d
+        .fix
+        .unwrap_or_else(|| panic!("{code} should offer a fix on {text:?}"));
+    let out = fix.apply(text).expect("the fix applies");
+    quiet(code, &out);
+    out
+}
+
+/// A valid skill `my-skill` with `extra` frontmatter lines and a body.
+pub fn skill_md(extra: &str, body: &str) -> String {
+    format!(
+        "---\nname: my-skill\ndescription: Formats reports. Use when the user asks for a report.\n{extra}---\n{body}"
+    )
+}
