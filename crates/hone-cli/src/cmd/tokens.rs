@@ -1,8 +1,329 @@
+//! `hone tokens`: what each skill costs per disclosure stage, and the catalog.
+
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
-pub struct Args {}
+use anstream::{eprintln, println};
+use anstyle::Style;
+use hone_core::catalog::{self, BudgetReport, CatalogCosts};
+use hone_core::library::{Filters, Library};
+use hone_core::tokens::{self, SkillCosts, Tokenizer, TokenizerInfo};
+use serde::Serialize;
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`hone tokens` is not implemented yet")
+#[derive(clap::Args)]
+#[command(after_help = "\
+Stages: metadata (the skill's catalog entry, in the agentskills XML form and as a Claude Code \
+listing line), instructions (the body), resources (each text file; binary files are listed, not \
+counted). The catalog is the whole library's stage-1 block, with a simulation of Claude Code's \
+listing budget (1% of the context window, at 4 characters per token).
+The claude tokenizer is an estimate (shown with ~): an exact o200k count x 1.108.")]
+pub struct Args {
+    /// Skills (folders or SKILL.md files) and libraries [default: .]; with --raw, any files.
+    #[arg(value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// o200k, cl100k, claude (an estimate), or the path of a Hugging Face tokenizer.json.
+    #[arg(long, value_name = "NAME|PATH", default_value = "o200k")]
+    tokenizer: String,
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Count whole files as plain text.
+    #[arg(long)]
+    raw: bool,
+    /// Context window, in tokens, for the Claude Code listing budget.
+    #[arg(long, value_name = "TOKENS", default_value_t = catalog::DEFAULT_CONTEXT_WINDOW)]
+    context_window: u64,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let tokenizer = Tokenizer::from_spec(&args.tokenizer)?;
+    if args.raw {
+        raw(&args, &tokenizer)
+    } else {
+        skills(&args, &tokenizer)
+    }
+}
+
+#[derive(Serialize)]
+struct RawReport {
+    tokenizer: TokenizerInfo,
+    files: Vec<tokens::FileCount>,
+    tokens: usize,
+}
+
+fn raw(args: &Args, tokenizer: &Tokenizer) -> anyhow::Result<ExitCode> {
+    if args.paths.is_empty() {
+        anyhow::bail!("--raw needs at least one file");
+    }
+    let mut files = Vec::new();
+    for result in tokens::count_files(&args.paths, tokenizer) {
+        match result {
+            Ok(file) => files.push(file),
+            Err((path, err)) => anyhow::bail!("{}: {err}", path.display()),
+        }
+    }
+    let total = files.iter().map(|f| f.tokens).sum();
+    if args.format == Format::Json {
+        let report = RawReport {
+            tokenizer: tokenizer.info(),
+            files,
+            tokens: total,
+        };
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut table = Table::new(approx(tokenizer));
+    for file in &files {
+        table.row(0, &file.path.display().to_string(), file.tokens, "");
+    }
+    if files.len() > 1 {
+        table.row(0, "total", total, "");
+    }
+    table.print();
+    println!("{}", dim(&format!("tokenizer: {}", tokenizer.label())));
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Serialize)]
+struct Report {
+    tokenizer: TokenizerInfo,
+    skills: Vec<SkillCosts>,
+    catalog: CatalogCosts,
+    problems: Vec<hone_core::library::DiscoveryProblem>,
+}
+
+fn skills(args: &Args, tokenizer: &Tokenizer) -> anyhow::Result<ExitCode> {
+    let roots = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let library = Library::open(&roots, &Filters::default())?;
+    let skills: Vec<_> = library.skills.iter().collect();
+    if skills.is_empty() {
+        anyhow::bail!("no skills (folders with a SKILL.md) found");
+    }
+    let costs = tokens::skills_costs(&skills, tokenizer);
+    let catalog = catalog::catalog_costs(&skills, tokenizer, args.context_window);
+    if args.format == Format::Json {
+        let problems = library.problems.clone();
+        let report = Report {
+            tokenizer: tokenizer.info(),
+            skills: costs,
+            catalog,
+            problems,
+        };
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    for problem in &library.problems {
+        eprintln!(
+            "hone: warning: {}: {}",
+            problem.path.display(),
+            problem.message
+        );
+    }
+    let approx = approx(tokenizer);
+    for cost in &costs {
+        print_skill(cost, approx);
+    }
+    print_catalog(&catalog, tokenizer);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A table of labelled counts: labels indented under their stage, counts
+/// right-aligned in one column however long a resource path is.
+struct Table {
+    approx: &'static str,
+    rows: Vec<(String, Option<usize>, String)>,
+}
+
+impl Table {
+    fn new(approx: &'static str) -> Table {
+        Table {
+            approx,
+            rows: Vec::new(),
+        }
+    }
+
+    fn heading(&mut self, indent: usize, label: &str) {
+        self.rows.push((
+            format!("{}{label}", " ".repeat(indent)),
+            None,
+            String::new(),
+        ));
+    }
+
+    fn row(&mut self, indent: usize, label: &str, tokens: usize, note: &str) {
+        let label = format!("{}{label}", " ".repeat(indent));
+        self.rows.push((label, Some(tokens), note.to_owned()));
+    }
+
+    fn note(&mut self, indent: usize, text: &str) {
+        self.rows.push((
+            format!("{}{}", " ".repeat(indent), dim(text)),
+            None,
+            String::new(),
+        ));
+    }
+
+    fn print(&self) {
+        let width = self
+            .rows
+            .iter()
+            .filter(|(_, tokens, _)| tokens.is_some())
+            .map(|(label, _, _)| label.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(30);
+        for (label, tokens, note) in &self.rows {
+            match tokens {
+                Some(tokens) => {
+                    let count = format!("{}{}", self.approx, thousands(*tokens));
+                    println!("{label:<width$}  {count:>10}{note}");
+                }
+                None => println!("{label}"),
+            }
+        }
+    }
+}
+
+fn print_skill(cost: &SkillCosts, approx: &'static str) {
+    let bold = Style::new().bold();
+    println!(
+        "{bold}{}{bold:#}  {}",
+        cost.id,
+        dim(&cost.path.display().to_string())
+    );
+    let mut table = Table::new(approx);
+    table.heading(2, "metadata");
+    let meta = &cost.metadata;
+    table.row(4, "agentskills entry", meta.agentskills.tokens, "");
+    match &meta.claude_code {
+        Some(line) => {
+            let note = if line.truncated {
+                "  (cut at 1,536 chars)"
+            } else {
+                ""
+            };
+            table.row(4, "claude-code listing line", line.tokens, note);
+        }
+        None => table.note(4, "claude-code: not listed (disable-model-invocation)"),
+    }
+    table.row(2, "instructions", cost.instructions.tokens, "");
+    let resources = &cost.resources;
+    let files = resources.files.len();
+    let note = format!("  ({files} text file{})", if files == 1 { "" } else { "s" });
+    table.row(2, "resources", resources.tokens, &note);
+    for file in &resources.files {
+        table.row(4, &file.path, file.tokens, "");
+    }
+    for binary in &resources.binary {
+        let bytes = thousands(binary.bytes as usize);
+        table.note(
+            4,
+            &format!("{}  binary, {bytes} bytes, not counted", binary.path),
+        );
+    }
+    for unreadable in &resources.unreadable {
+        table.note(
+            4,
+            &format!("{}  unreadable: {}", unreadable.path, unreadable.error),
+        );
+    }
+    table.print();
+    println!();
+}
+
+fn print_catalog(catalog: &CatalogCosts, tokenizer: &Tokenizer) {
+    let bold = Style::new().bold();
+    let skills = catalog.skills;
+    let plural = if skills == 1 { "" } else { "s" };
+    println!(
+        "{bold}catalog{bold:#}  {skills} skill{plural}, tokenizer {}",
+        tokenizer.label()
+    );
+    let mut table = Table::new(approx(tokenizer));
+    let agentskills = &catalog.agentskills;
+    let note = format!("  ({} chars)", thousands(agentskills.chars));
+    table.row(
+        2,
+        "agentskills <available_skills>",
+        agentskills.tokens,
+        &note,
+    );
+    let listing = &catalog.claude_code;
+    let note = format!("  ({} chars)", thousands(listing.chars));
+    table.row(2, "claude-code listing", listing.tokens, &note);
+    table.print();
+    print_budget(&catalog.budget);
+}
+
+fn print_budget(budget: &BudgetReport) {
+    let head = format!(
+        "  listing budget at a {}-token window: {} chars; the full listing is {}",
+        thousands(budget.context_window_tokens as usize),
+        thousands(budget.budget_chars),
+        thousands(budget.full_chars),
+    );
+    if !budget.over_budget {
+        println!("{head}: fits");
+    } else {
+        let lost = match budget.dropped.len() {
+            1 => "1 skill loses its description".to_owned(),
+            n => format!("{} skills lose their descriptions", thousands(n)),
+        };
+        println!("{head}: over budget, {lost}:");
+        println!("    {}", name_list(&budget.dropped));
+        if budget.listed_chars > budget.budget_chars {
+            println!("  {}", dim("even names alone exceed the budget"));
+        }
+    }
+    if !budget.unlisted.is_empty() {
+        println!(
+            "  not listed (disable-model-invocation): {}",
+            budget.unlisted.join(", ")
+        );
+    }
+}
+
+/// Names to read in one line: the first few, then how many more.
+fn name_list(names: &[String]) -> String {
+    const SHOWN: usize = 20;
+    if names.len() <= SHOWN {
+        return names.join(", ");
+    }
+    let more = thousands(names.len() - SHOWN);
+    format!(
+        "{}, and {more} more (all in --format json)",
+        names[..SHOWN].join(", ")
+    )
+}
+
+/// `~` before estimated counts.
+fn approx(tokenizer: &Tokenizer) -> &'static str {
+    if tokenizer.is_exact() { "" } else { "~" }
+}
+
+fn dim(text: &str) -> String {
+    let style = Style::new().dimmed();
+    format!("{style}{text}{style:#}")
+}
+
+/// `12345` as `12,345`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

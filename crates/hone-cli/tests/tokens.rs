@@ -1,0 +1,158 @@
+//! `hone tokens` and `hone prompt` end to end, on a library made on the spot.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn write_skill(dir: &Path, name: &str, description: &str) {
+    std::fs::create_dir_all(dir.join("references")).unwrap();
+    let text = format!(
+        "---\nname: {name}\ndescription: {description}\n---\n# {name}\n\nSee references/guide.md.\n"
+    );
+    std::fs::write(dir.join("SKILL.md"), text).unwrap();
+    std::fs::write(dir.join("references/guide.md"), "A short guide.\n").unwrap();
+    std::fs::write(dir.join("icon.bin"), [0u8, 1, 2, 3]).unwrap();
+}
+
+fn library() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    write_skill(
+        &tmp.path().join("alpha"),
+        "alpha",
+        "Does alpha things. Use when asked about alpha.",
+    );
+    write_skill(&tmp.path().join("beta"), "beta", "Does beta things & more.");
+    tmp
+}
+
+fn hone() -> Command {
+    Command::cargo_bin("hone").unwrap()
+}
+
+#[test]
+fn json_report_has_the_documented_shape() {
+    let lib = library();
+    let out = hone()
+        .args(["tokens", "--format", "json"])
+        .arg(lib.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["tokenizer"]["name"], "o200k");
+    assert_eq!(json["tokenizer"]["exact"], true);
+    let skills = json["skills"].as_array().unwrap();
+    assert_eq!(skills.len(), 2);
+    let alpha = &skills[0];
+    assert_eq!(alpha["id"], "alpha");
+    assert!(alpha["metadata"]["agentskills"]["tokens"].as_u64().unwrap() > 0);
+    assert!(
+        alpha["metadata"]["claude_code"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("- alpha: ")
+    );
+    assert!(alpha["instructions"]["tokens"].as_u64().unwrap() > 0);
+    assert_eq!(
+        alpha["resources"]["files"][0]["path"],
+        "references/guide.md"
+    );
+    assert_eq!(alpha["resources"]["binary"][0]["path"], "icon.bin");
+    let catalog = &json["catalog"];
+    assert_eq!(catalog["skills"], 2);
+    assert!(
+        catalog["agentskills"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Does beta things &amp; more.")
+    );
+    assert_eq!(catalog["budget"]["budget_chars"], 8000);
+    assert_eq!(catalog["budget"]["dropped"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn text_report_marks_claude_counts_as_estimates() {
+    let lib = library();
+    let out = hone()
+        .args(["tokens", "--tokenizer", "claude"])
+        .arg(lib.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("instructions"), "{text}");
+    assert!(text.contains('~'), "{text}");
+    assert!(text.contains("claude (estimate)"), "{text}");
+    assert!(text.contains("icon.bin"), "{text}");
+}
+
+#[test]
+fn small_windows_drop_descriptions() {
+    let lib = library();
+    let out = hone()
+        .args(["tokens", "--format", "json", "--context-window", "2000"])
+        .arg(lib.path())
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["catalog"]["budget"]["budget_chars"], 80);
+    assert_eq!(
+        json["catalog"]["budget"]["dropped"],
+        serde_json::json!(["beta"])
+    );
+}
+
+#[test]
+fn raw_counts_files() {
+    let lib = library();
+    let file = lib.path().join("alpha/references/guide.md");
+    let out = hone()
+        .args(["tokens", "--raw", "--format", "json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["files"][0]["tokens"], 4);
+    assert_eq!(json["tokens"], 4);
+}
+
+#[test]
+fn unknown_tokenizer_is_a_usage_error() {
+    let lib = library();
+    let out = hone()
+        .args(["tokens", "--tokenizer", "nope"])
+        .arg(lib.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown tokenizer"));
+}
+
+#[test]
+fn prompt_prints_both_forms() {
+    let lib = library();
+    let out = hone().arg("prompt").arg(lib.path()).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("<available_skills>\n<skill>\n<name>\nalpha\n</name>"),
+        "{text}"
+    );
+    assert!(text.trim_end().ends_with("</available_skills>"));
+    let out = hone()
+        .args(["prompt", "--format", "claude-code"])
+        .arg(lib.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text,
+        "- alpha: Does alpha things. Use when asked about alpha.\n- beta: Does beta things & more.\n"
+    );
+}
