@@ -1,8 +1,297 @@
+//! `hone eval`: run routing suites against a library, compare with an earlier
+//! run, and gate on the metrics.
+
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(clap::Args)]
-pub struct Args {}
+use anstream::println;
+use anstyle::{AnsiColor, Style};
+use hone_core::eval::report::{Comparison, METRIC_NAMES, MetricValues};
+use hone_core::eval::{self, Gate, Identities, Report, RunOptions, Suite, suite::suite_files};
+use hone_core::rank::RankerKind;
+use serde::Serialize;
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`hone eval` is not implemented yet")
+use super::search::{LazyBar, build_ranker, open_library, parse_ranker, parse_threshold};
+
+#[derive(clap::Args)]
+#[command(after_help = "\
+Suites are YAML (`cases: [{query, expect: [skill...], reject: [skill...], kind}]`, `expect: []` \
+meaning no skill should be selected) or skill-creator trigger-eval JSON files named after their \
+skill. A folder stands for its .yaml, .yml and .json files.
+Metrics: p_at_1 p_at_3 recall_at_3 hit_at_3 hit_at_5 mrr accuracy false_positive_rate \
+latency_ms_p50 latency_ms_p99.
+Exit codes: 0 all gates pass, 1 a gate fails, 2 bad input (including suites naming skills the \
+library lacks).")]
+pub struct Args {
+    /// The library: a folder of skills.
+    #[arg(value_name = "LIBRARY")]
+    library: PathBuf,
+    /// Suite files or folders of suites.
+    #[arg(value_name = "SUITE", required = true)]
+    suites: Vec<PathBuf>,
+    #[arg(long, value_name = "RANKER", default_value = "bm25", value_parser = parse_ranker)]
+    ranker: RankerKind,
+    /// Confidence at which a match is selected [default: the ranker's].
+    #[arg(long, value_name = "X", value_parser = parse_threshold)]
+    threshold: Option<f32>,
+    /// Embedding model folder, for the semantic ranker [default: the installed model].
+    #[arg(long, value_name = "DIR")]
+    model: Option<PathBuf>,
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// An earlier JSON report: list the cases that improved or regressed and the metric deltas.
+    #[arg(long, value_name = "OLD_REPORT.json")]
+    compare: Option<PathBuf>,
+    /// Fail (exit 1) when METRIC is below VALUE, e.g. --min p_at_1=0.8.
+    #[arg(long, value_name = "METRIC=VALUE", value_parser = |s: &str| Gate::parse(s, true))]
+    min: Vec<Gate>,
+    /// Fail (exit 1) when METRIC is above VALUE, e.g. --max false_positive_rate=0.05.
+    #[arg(long, value_name = "METRIC=VALUE", value_parser = |s: &str| Gate::parse(s, false))]
+    max: Vec<Gate>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+/// The JSON output: the report, plus the comparison and gates when asked for.
+#[derive(Serialize)]
+struct Output<'a> {
+    #[serde(flatten)]
+    report: &'a Report,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comparison: Option<&'a Comparison>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    gates: Vec<GateOutcome<'a>>,
+}
+
+#[derive(Serialize)]
+struct GateOutcome<'a> {
+    #[serde(flatten)]
+    gate: &'a Gate,
+    passed: bool,
+    failure: Option<String>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut suites = Vec::new();
+    for path in &args.suites {
+        let files = suite_files(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        if files.is_empty() {
+            anyhow::bail!(
+                "{}: no .yaml, .yml or .json suite in this folder",
+                path.display()
+            );
+        }
+        for file in files {
+            suites.push(Suite::load(&file)?);
+        }
+    }
+    let old_report: Option<Report> = match &args.compare {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            let report = serde_json::from_str(&text).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: not a `hone eval --format json` report: {e}",
+                    path.display()
+                )
+            })?;
+            Some(report)
+        }
+        None => None,
+    };
+    let library = open_library(&args.library)?;
+    let suites = eval::resolve_suites(&suites, &Identities::from_library(&library))?;
+    let ranker = build_ranker(args.ranker, &library, args.model.as_deref())?;
+    let options = RunOptions {
+        threshold: args.threshold.unwrap_or_else(|| ranker.default_threshold()),
+        library: args.library.display().to_string(),
+    };
+    let mut bar = LazyBar::new("evaluating");
+    let report = eval::run(ranker.as_ref(), &suites, &options, &mut |done, total| {
+        bar.update(done, total)
+    });
+    bar.finish();
+
+    let comparison = old_report.as_ref().map(|old| Comparison::new(old, &report));
+    let gates: Vec<GateOutcome> = args
+        .min
+        .iter()
+        .chain(&args.max)
+        .map(|gate| {
+            let failure = gate.check(&report.metrics.overall);
+            GateOutcome {
+                gate,
+                passed: failure.is_none(),
+                failure,
+            }
+        })
+        .collect();
+    let failed = gates.iter().any(|g| !g.passed);
+
+    if args.format == Format::Json {
+        let output = Output {
+            report: &report,
+            comparison: comparison.as_ref(),
+            gates,
+        };
+        println!("{}", serde_json::to_string_pretty(&output)?);
+    } else {
+        print_report(&report);
+        if let Some(comparison) = &comparison {
+            print_comparison(comparison);
+        }
+        print_gates(&gates);
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn format_metric(value: Option<f64>) -> String {
+    value.map_or_else(|| "-".to_owned(), |v| format!("{v:.3}"))
+}
+
+fn print_report(report: &Report) {
+    let bold = Style::new().bold();
+    let red = Style::new().fg_color(Some(AnsiColor::Red.into()));
+    let dim = Style::new().dimmed();
+    let failing: Vec<_> = report.cases.iter().filter(|c| !c.passed).collect();
+    if !failing.is_empty() {
+        println!("{bold}Failing cases ({}){bold:#}", failing.len());
+        for case in &failing {
+            let kinds = if case.kinds.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", case.kinds.join(", "))
+            };
+            println!(
+                "{dim}{}:{}{kinds}{dim:#} {}",
+                case.suite, case.line, case.query
+            );
+            println!(
+                "    {red}{}{red:#}",
+                case.failure.as_deref().unwrap_or("failed")
+            );
+            if !case.top.is_empty() {
+                let top: Vec<_> = case
+                    .top
+                    .iter()
+                    .map(|m| format!("{} {:.2}", m.id, m.confidence))
+                    .collect();
+                println!("    {dim}top: {}{dim:#}", top.join(", "));
+            }
+        }
+        println!();
+    }
+    let m = &report.metrics.overall;
+    println!(
+        "{bold}{}{bold:#} on {} ({}, threshold {:.2}): {} cases, {} positive, {} negative, {} passed",
+        report.suite,
+        report.library,
+        report.ranker,
+        report.threshold,
+        m.cases,
+        m.positive_cases,
+        m.negative_cases,
+        report.cases.len() - failing.len()
+    );
+    let labels = [
+        "p@1", "p@3", "recall@3", "hit@3", "hit@5", "mrr", "accuracy", "fp rate", "p50 ms",
+        "p99 ms",
+    ];
+    let header: Vec<String> = labels.iter().map(|label| format!("{label:>8}")).collect();
+    println!("{dim}{:<14} {}{dim:#}", "", header.join(" "));
+    print_row("all", m);
+    for (kind, values) in &report.metrics.by_kind {
+        print_row(kind, values);
+    }
+}
+
+fn print_row(label: &str, values: &MetricValues) {
+    let cells: Vec<String> = METRIC_NAMES
+        .iter()
+        .map(|name| format!("{:>8}", format_metric(values.get(name).flatten())))
+        .collect();
+    println!("{label:<14.14} {}", cells.join(" "));
+}
+
+fn print_comparison(comparison: &Comparison) {
+    let bold = Style::new().bold();
+    let green = Style::new().fg_color(Some(AnsiColor::Green.into()));
+    let red = Style::new().fg_color(Some(AnsiColor::Red.into()));
+    println!();
+    println!("{bold}Compared with the earlier run{bold:#}");
+    for (name, delta) in &comparison.metrics {
+        let Some(change) = delta.delta else { continue };
+        // Lower is better for false positives and latency.
+        let lower_is_better = name == "false_positive_rate" || name.starts_with("latency");
+        let better = if lower_is_better {
+            change < 0.0
+        } else {
+            change > 0.0
+        };
+        let style = if change == 0.0 {
+            Style::new()
+        } else if better {
+            green
+        } else {
+            red
+        };
+        println!(
+            "  {name:<20} {} → {}  {style}{change:+.3}{style:#}",
+            format_metric(delta.old),
+            format_metric(delta.new)
+        );
+    }
+    let rank = |r: Option<usize>| r.map_or_else(|| ">10".to_owned(), |r| r.to_string());
+    for (title, changes, style) in [
+        ("improved", &comparison.improved, green),
+        ("regressed", &comparison.regressed, red),
+    ] {
+        println!("  {style}{} {title}{style:#}", changes.len());
+        for change in changes {
+            let outcome = |passed: bool| if passed { "pass" } else { "fail" };
+            println!(
+                "    {}: {} ({} → {}, rank {} → {})",
+                change.suite,
+                change.query,
+                outcome(change.old_passed),
+                outcome(change.new_passed),
+                rank(change.old_rank),
+                rank(change.new_rank)
+            );
+        }
+    }
+    if comparison.only_old + comparison.only_new > 0 {
+        println!(
+            "  {} case(s) only in the earlier run, {} only in this one",
+            comparison.only_old, comparison.only_new
+        );
+    }
+}
+
+fn print_gates(gates: &[GateOutcome]) {
+    if gates.is_empty() {
+        return;
+    }
+    let green = Style::new().bold().fg_color(Some(AnsiColor::Green.into()));
+    let red = Style::new().bold().fg_color(Some(AnsiColor::Red.into()));
+    println!();
+    for outcome in gates {
+        let gate = outcome.gate;
+        let bound = if gate.minimum { "≥" } else { "≤" };
+        match &outcome.failure {
+            None => println!(
+                "{green}pass{green:#} {} {bound} {}",
+                gate.metric, gate.value
+            ),
+            Some(why) => println!("{red}FAIL{red:#} {why}"),
+        }
+    }
 }

@@ -1,8 +1,327 @@
+//! `hone search`: rank a library's skills for one request.
+
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anstream::{eprintln, println};
+use anstyle::{AnsiColor, Style};
+use hone_core::embed::Embedder;
+use hone_core::library::{Filters, Library};
+use hone_core::rank::hybrid::HybridRanker;
+use hone_core::rank::semantic::SemanticRanker;
+use hone_core::rank::{
+    Bm25Ranker, Explanation, Match, Ranker, RankerKind, RoutingDoc, RoutingField, selected,
+};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
 
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(after_help = "\
+A request is plain text, never query syntax. Skills are ranked on what an agent sees when \
+choosing: name, description, when_to_use and triggers. Confidence is in [0, 1] and means the \
+same for every request; the top match is selected when its confidence reaches the threshold.")]
+pub struct Args {
+    /// The library: a folder of skills (or one skill).
+    #[arg(value_name = "LIBRARY")]
+    library: PathBuf,
+    /// The request, as a user would type it.
+    #[arg(value_name = "QUERY")]
+    query: String,
+    /// How many skills to list.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    top: usize,
+    #[arg(long, value_name = "RANKER", default_value = "bm25", value_parser = parse_ranker)]
+    ranker: RankerKind,
+    /// Confidence at which a match is selected [default: the ranker's].
+    #[arg(long, value_name = "X", value_parser = parse_threshold)]
+    threshold: Option<f32>,
+    /// Show which words matched where, and how much each contributed.
+    #[arg(long)]
+    explain: bool,
+    /// Embedding model folder, for the semantic ranker [default: the installed model].
+    #[arg(long, value_name = "DIR")]
+    model: Option<PathBuf>,
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`hone search` is not implemented yet")
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+pub(crate) fn parse_ranker(s: &str) -> Result<RankerKind, String> {
+    s.parse()
+}
+
+pub(crate) fn parse_threshold(s: &str) -> Result<f32, String> {
+    match s.trim().parse::<f32>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("`{s}` is not a confidence between 0 and 1")),
+    }
+}
+
+/// Opens the library at `path`, warning about what could not be read.
+pub(crate) fn open_library(path: &Path) -> anyhow::Result<Library> {
+    let library = Library::open(&[path.to_path_buf()], &Filters::default())?;
+    for problem in &library.problems {
+        eprintln!(
+            "hone: warning: {}: {}",
+            problem.path.display(),
+            problem.message
+        );
+    }
+    Ok(library)
+}
+
+/// Builds a ranker of `kind` over the library.
+pub(crate) fn build_ranker(
+    kind: RankerKind,
+    library: &Library,
+    model: Option<&Path>,
+) -> anyhow::Result<Box<dyn Ranker>> {
+    let docs = RoutingDoc::from_library(library);
+    Ok(match kind {
+        RankerKind::Bm25 => Box::new(Bm25Ranker::new(docs)?),
+        RankerKind::Semantic => {
+            let embedder = Arc::new(Embedder::open_default(model)?);
+            let mut bar = LazyBar::new("embedding skills");
+            let ranker = SemanticRanker::new(embedder, docs, &mut |p| bar.update(p.done, p.total))?;
+            bar.finish();
+            Box::new(ranker)
+        }
+        RankerKind::Hybrid => {
+            let embedder = Arc::new(Embedder::open_default(model)?);
+            let mut bar = LazyBar::new("embedding skills");
+            let ranker = HybridRanker::new(embedder, docs, &mut |p| bar.update(p.done, p.total))?;
+            bar.finish();
+            Box::new(ranker)
+        }
+    })
+}
+
+/// A progress bar that appears only when work outlasts a moment, and only
+/// on a terminal (indicatif draws nothing elsewhere).
+pub(crate) struct LazyBar {
+    message: &'static str,
+    started: Instant,
+    bar: Option<ProgressBar>,
+}
+
+impl LazyBar {
+    const DELAY: Duration = Duration::from_millis(300);
+
+    pub(crate) fn new(message: &'static str) -> Self {
+        LazyBar {
+            message,
+            started: Instant::now(),
+            bar: None,
+        }
+    }
+
+    pub(crate) fn update(&mut self, done: usize, total: usize) {
+        if self.bar.is_none() && done < total && self.started.elapsed() >= Self::DELAY {
+            let bar = ProgressBar::new(total as u64);
+            let template = "{msg} [{bar:30}] {pos}/{len} ({eta} left)";
+            if let Ok(style) = ProgressStyle::with_template(template) {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar.set_message(self.message);
+            self.bar = Some(bar);
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        }
+    }
+
+    pub(crate) fn finish(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct SearchOutput<'a> {
+    query: &'a str,
+    ranker: RankerKind,
+    threshold: f32,
+    /// The selected skill: the top match when its confidence reaches the threshold.
+    selected: Option<&'a str>,
+    matches: Vec<MatchOutput<'a>>,
+}
+
+#[derive(Serialize)]
+struct MatchOutput<'a> {
+    id: &'a str,
+    /// The skill's folder.
+    key: &'a str,
+    score: f32,
+    confidence: f32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explanation: Option<&'a Explanation>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let library = open_library(&args.library)?;
+    let ranker = build_ranker(args.ranker, &library, args.model.as_deref())?;
+    let threshold = args.threshold.unwrap_or_else(|| ranker.default_threshold());
+    let matches = ranker.rank(&args.query, args.top)?;
+    let chosen = selected(&matches, threshold).map(|m| m.id.as_str());
+    if args.format == Format::Json {
+        let output = SearchOutput {
+            query: &args.query,
+            ranker: args.ranker,
+            threshold,
+            selected: chosen,
+            matches: matches
+                .iter()
+                .map(|m| MatchOutput {
+                    id: &m.id,
+                    key: &m.key,
+                    score: m.score,
+                    confidence: m.confidence,
+                    explanation: args.explain.then_some(&m.explanation),
+                })
+                .collect(),
+        };
+        println!("{}", serde_json::to_string_pretty(&output)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let docs = RoutingDoc::from_library(&library);
+    print_text(
+        &matches,
+        &docs,
+        threshold,
+        chosen,
+        args.explain,
+        ranker.len(),
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_text(
+    matches: &[Match],
+    docs: &[RoutingDoc],
+    threshold: f32,
+    chosen: Option<&str>,
+    explain: bool,
+    indexed: usize,
+) {
+    let bold = Style::new().bold();
+    let green = Style::new().bold().fg_color(Some(AnsiColor::Green.into()));
+    let dim = Style::new().dimmed();
+    match chosen {
+        Some(id) => {
+            println!("{green}selected{green:#} {bold}{id}{bold:#} (confidence ≥ {threshold:.2})")
+        }
+        None => {
+            println!("{bold}no skill selected{bold:#} (no match reaches confidence {threshold:.2})")
+        }
+    }
+    if matches.is_empty() {
+        println!("{dim}no skill of {indexed} matches the request{dim:#}");
+        return;
+    }
+    let width = matches
+        .iter()
+        .map(|m| m.id.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (rank, m) in matches.iter().enumerate() {
+        let mark = if m.confidence >= threshold {
+            green
+        } else {
+            dim
+        };
+        println!(
+            "{:>2}. {bold}{:<width$}{bold:#}  {mark}{:.2}{mark:#}  {dim}score {:.3}{dim:#}",
+            rank + 1,
+            m.id,
+            m.confidence,
+            m.score
+        );
+        if explain {
+            let doc = docs.iter().find(|d| d.key == m.key);
+            print_explanation(&m.explanation, doc);
+        }
+    }
+}
+
+fn print_explanation(explanation: &Explanation, doc: Option<&RoutingDoc>) {
+    let dim = Style::new().dimmed();
+    let hit = Style::new().bold().fg_color(Some(AnsiColor::Yellow.into()));
+    match explanation {
+        Explanation::Keyword(keyword) => {
+            let terms: Vec<String> = keyword
+                .terms
+                .iter()
+                .map(|t| {
+                    format!(
+                        "{} → {} in {} (+{:.2})",
+                        t.term,
+                        t.token,
+                        t.field.as_str(),
+                        t.contribution
+                    )
+                })
+                .collect();
+            println!(
+                "    {dim}evidence {:.2}:{dim:#} {}",
+                keyword.evidence,
+                terms.join(", ")
+            );
+            if !keyword.unmatched.is_empty() {
+                println!(
+                    "    {dim}unmatched: {}{dim:#}",
+                    keyword.unmatched.join(", ")
+                );
+            }
+            let Some(doc) = doc else { return };
+            for field in RoutingField::ALL {
+                let mut ranges: Vec<_> = keyword
+                    .terms
+                    .iter()
+                    .filter(|t| t.field == field)
+                    .flat_map(|t| t.highlights.iter().cloned())
+                    .collect();
+                if ranges.is_empty() {
+                    continue;
+                }
+                ranges.sort_by_key(|r| r.start);
+                let text = doc.field_text(field);
+                let mut shown = String::new();
+                let mut at = 0;
+                for range in ranges {
+                    if range.start < at || range.end > text.len() {
+                        continue;
+                    }
+                    shown.push_str(&text[at..range.start]);
+                    shown.push_str(&format!("{hit}{}{hit:#}", &text[range.clone()]));
+                    at = range.end;
+                }
+                shown.push_str(&text[at..]);
+                println!(
+                    "    {dim}{}:{dim:#} {}",
+                    field.as_str(),
+                    shown.replace('\n', " / ")
+                );
+            }
+        }
+        Explanation::Semantic(semantic) => {
+            println!("    {dim}similarity {:.3}{dim:#}", semantic.similarity);
+        }
+        Explanation::Hybrid(hybrid) => {
+            if let Some(keyword) = &hybrid.keyword {
+                print_explanation(&Explanation::Keyword(keyword.clone()), doc);
+            }
+            if let Some(semantic) = &hybrid.semantic {
+                print_explanation(&Explanation::Semantic(semantic.clone()), doc);
+            }
+        }
+    }
 }

@@ -1,0 +1,189 @@
+//! `hone search` and `hone eval` end to end: formats, gates, comparisons and
+//! exit codes on the bundled library and on suites made on the spot.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn hone() -> Command {
+    let mut cmd = Command::cargo_bin("hone").unwrap();
+    cmd.env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
+    cmd
+}
+
+fn skills() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skills")
+}
+
+fn run(cmd: &mut Command) -> (i32, String, String) {
+    let output = cmd.output().unwrap();
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap();
+    (
+        output.status.code().unwrap(),
+        text(output.stdout),
+        text(output.stderr),
+    )
+}
+
+#[test]
+fn search_selects_and_explains() {
+    let (code, out, _) = run(hone()
+        .arg("search")
+        .arg(skills())
+        .arg("write a commit message for my staged changes")
+        .arg("--explain"));
+    assert_eq!(code, 0);
+    assert!(out.starts_with("selected git-commit-messages"), "{out}");
+    assert!(out.contains("description:"), "{out}");
+
+    let (code, out, _) = run(hone()
+        .arg("search")
+        .arg(skills())
+        .arg("write a commit message for my staged changes")
+        .args(["--format", "json", "--top", "3", "--explain"]));
+    assert_eq!(code, 0);
+    let json: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["selected"], "git-commit-messages");
+    assert_eq!(json["ranker"], "bm25");
+    assert!(json["matches"].as_array().unwrap().len() <= 3);
+    let top = &json["matches"][0];
+    assert!(top["confidence"].as_f64().unwrap() <= 1.0);
+    assert_eq!(top["explanation"]["kind"], "keyword");
+    assert!(top["explanation"]["terms"][0]["highlights"].is_array());
+}
+
+#[test]
+fn search_accepts_any_text_and_rejects_bad_options() {
+    for query in ["", "\"AND (title:", "部署 🚀 \u{7}"] {
+        let (code, out, _) = run(hone()
+            .arg("search")
+            .arg(skills())
+            .arg(query)
+            .args(["--format", "json"]));
+        assert_eq!(code, 0, "{query:?}");
+        assert_eq!(
+            serde_json::from_str::<Value>(&out).unwrap()["selected"],
+            Value::Null
+        );
+    }
+    let (code, _, err) = run(hone()
+        .arg("search")
+        .arg(skills())
+        .arg("x")
+        .args(["--threshold", "1.5"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("between 0 and 1"), "{err}");
+    let (code, _, err) = run(hone()
+        .arg("search")
+        .arg(skills())
+        .arg("x")
+        .args(["--ranker", "magic"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown ranker"), "{err}");
+    let (code, _, err) = run(hone()
+        .arg("search")
+        .arg(skills())
+        .arg("x".repeat(100 * 1024)));
+    assert_eq!(code, 2);
+    assert!(err.contains("at most"), "{err}");
+}
+
+#[test]
+fn eval_reports_gates_and_compares() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = skills().join("evals/routing.yaml");
+    let (code, out, _) = run(hone()
+        .arg("eval")
+        .arg(skills())
+        .arg(&suite)
+        .args(["--format", "json"]));
+    assert_eq!(code, 0);
+    let report: Value = serde_json::from_str(&out).unwrap();
+    for key in [
+        "suite",
+        "library",
+        "ranker",
+        "threshold",
+        "metrics",
+        "cases",
+    ] {
+        assert!(report.get(key).is_some(), "{key}");
+    }
+    assert!(report["metrics"]["by_kind"]["paraphrase"]["p_at_1"].is_number());
+    let old = tmp.path().join("old.json");
+    std::fs::write(&old, &out).unwrap();
+
+    let (code, out, _) = run(hone()
+        .arg("eval")
+        .arg(skills())
+        .arg(&suite)
+        .args([
+            "--min",
+            "p_at_1=0.5",
+            "--max",
+            "false_positive_rate=0.5",
+            "--compare",
+        ])
+        .arg(&old));
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("p@1")
+            && out.contains("Compared with the earlier run")
+            && out.contains("0 regressed"),
+        "{out}"
+    );
+
+    let (code, out, _) = run(hone().arg("eval").arg(skills()).arg(&suite).args([
+        "--min",
+        "p_at_1=0.99",
+        "--threshold",
+        "0.9",
+    ]));
+    assert_eq!(code, 1);
+    assert!(out.contains("FAIL p_at_1"), "{out}");
+    assert!(out.contains("Failing cases"), "{out}");
+
+    let (code, out, _) = run(hone()
+        .arg("eval")
+        .arg(skills())
+        .arg(skills().join("evals/trigger-evals"))
+        .args(["--format", "json", "--max", "latency_ms_p99=10000"]));
+    assert_eq!(code, 0);
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["gates"][0]["passed"], true);
+}
+
+#[test]
+fn eval_rejects_bad_suites_with_positions_and_names() {
+    let tmp = tempfile::tempdir().unwrap();
+    let broken = tmp.path().join("broken.yaml");
+    std::fs::write(&broken, "cases:\n  - query: \"unclosed\n").unwrap();
+    let (code, _, err) = run(hone().arg("eval").arg(skills()).arg(&broken));
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("broken.yaml:") && err.contains("invalid YAML"),
+        "{err}"
+    );
+
+    let unknown = tmp.path().join("unknown.yaml");
+    std::fs::write(
+        &unknown,
+        "cases:\n  - query: q\n    expect: [nope, regex-authoring]\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(hone().arg("eval").arg(skills()).arg(&unknown));
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("`nope`") && !err.contains("`regex-authoring`"),
+        "{err}"
+    );
+
+    let (code, _, err) = run(hone()
+        .arg("eval")
+        .arg(skills())
+        .arg(skills().join("evals/routing.yaml"))
+        .args(["--min", "p1=0.5"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("not a metric"), "{err}");
+}
