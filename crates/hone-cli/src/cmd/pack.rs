@@ -1,8 +1,282 @@
+//! `hone pack`: export skills as a reproducible zip, or verify a pack.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::OnceLock;
+
+use anstream::{eprintln, println};
+use anstyle::{AnsiColor, Style};
+use hone_core::diagnostic::{Diagnostic, Severity};
+use hone_core::pack::{self, ExportOptions, ExportProgress, PackError, PackFormat, VerifyOptions};
+use hone_core::rules::Target;
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Packs with fewer files than this finish before a bar is worth drawing.
+const PROGRESS_FROM_FILES: usize = 500;
 
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(disable_version_flag = true)]
+#[command(after_help = "\
+The zip holds one folder per skill, named after the skill. A pack of several skills also \
+holds hone-pack.json: names, descriptions, each file's size and sha256, and token costs.
+Output is byte-identical for the same input: sorted entries, one fixed time \
+(SOURCE_DATE_EPOCH, else 1980-01-01), modes 0644/0755.
+Left out: .git, __pycache__, *.pyc, node_modules, .DS_Store, editor swap files, each \
+skill's evals/ (unless --include-evals), and whatever a .honeignore lists.")]
+pub struct Args {
+    /// Skills (folders or SKILL.md files) and libraries (all their skills).
+    #[arg(value_name = "PATH", required_unless_present = "verify")]
+    paths: Vec<PathBuf>,
+    /// The pack to write, or a folder to write NAME.zip (NAME.skill) into.
+    #[arg(short, long, value_name = "OUT", default_value = ".")]
+    output: PathBuf,
+    /// Check PACK instead: manifest checksums, layout, and every skill's validation.
+    #[arg(long, value_name = "PACK", conflicts_with_all = ["paths", "format", "allow_errors", "include_evals", "manifest", "name", "pack_version"])]
+    verify: Option<PathBuf>,
+    /// Whose validation gates the export: agentskills, claude-code, claude-api or all.
+    #[arg(long, value_name = "T", default_value_t = Target::default())]
+    target: Target,
+    /// `zip` (one or more skills) or `skill` (one skill, as NAME.skill).
+    #[arg(long, value_enum, default_value = "zip")]
+    format: Format,
+    /// Export even when skills have error-level findings.
+    #[arg(long)]
+    allow_errors: bool,
+    /// Keep each skill's evals/ folder.
+    #[arg(long)]
+    include_evals: bool,
+    /// Add hone-pack.json to a one-skill pack too.
+    #[arg(long)]
+    manifest: bool,
+    /// The pack's name [default: the skill's name, or the library folder's].
+    #[arg(long)]
+    name: Option<String>,
+    /// The pack's version, recorded in the manifest [default: 0.0.0].
+    #[arg(long = "version", id = "pack_version", value_name = "VERSION")]
+    pack_version: Option<String>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(short, long)]
+    quiet: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`hone pack` is not implemented yet")
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Format {
+    Zip,
+    Skill,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match &args.verify {
+        Some(path) => verify(path, &args),
+        None => export(&args),
+    }
+}
+
+fn export(args: &Args) -> anyhow::Result<ExitCode> {
+    let options = ExportOptions {
+        target: args.target,
+        format: match args.format {
+            Format::Zip => PackFormat::Zip,
+            Format::Skill => PackFormat::Skill,
+        },
+        name: args.name.clone(),
+        version: args.pack_version.clone(),
+        include_evals: args.include_evals,
+        allow_errors: args.allow_errors,
+        manifest: args.manifest,
+        epoch: None,
+    };
+    let bar: OnceLock<ProgressBar> = OnceLock::new();
+    let progress = |p: ExportProgress| {
+        if args.quiet || args.json || p.files_total < PROGRESS_FROM_FILES {
+            return;
+        }
+        let bar = bar.get_or_init(|| {
+            let bar = ProgressBar::new(p.files_total as u64);
+            if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} files {msg}") {
+                bar.set_style(style);
+            }
+            bar
+        });
+        bar.inc(1);
+    };
+    let result = pack::export(&args.paths, &args.output, &options, &progress);
+    if let Some(bar) = bar.get() {
+        bar.finish_and_clear();
+    }
+    let report = match result {
+        Ok(report) => report,
+        Err(PackError::Blocked(skills)) => {
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&serde_json::json!({ "blocked": skills }))?
+                );
+            } else {
+                for skill in &skills {
+                    print_findings(&skill.findings, Severity::Error);
+                }
+                eprintln!(
+                    "hone: export stopped: {} skill(s) have error-level findings (fix them, or pass --allow-errors)",
+                    skills.len()
+                );
+            }
+            return Ok(ExitCode::from(1));
+        }
+        Err(err) => return Err(err.into()),
+    };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let findings: Vec<Diagnostic> = report
+        .skills
+        .iter()
+        .flat_map(|s| s.findings.iter().cloned())
+        .collect();
+    print_findings(
+        &findings,
+        if args.allow_errors {
+            Severity::Error
+        } else {
+            Severity::Warning
+        },
+    );
+    for problem in &report.problems {
+        eprintln!("{}: {}", problem.path.display(), problem.message);
+    }
+    let files: usize = report.skills.iter().map(|s| s.files).sum();
+    let bytes: u64 = report.skills.iter().map(|s| s.bytes).sum();
+    let path = report.path.as_deref().unwrap_or(Path::new("-"));
+    println!(
+        "packed {} skill(s), {files} files ({}) into {} ({}){}",
+        report.skills.len(),
+        human_bytes(bytes),
+        path.display(),
+        human_bytes(report.size),
+        if report.manifest {
+            ", with hone-pack.json"
+        } else {
+            ""
+        }
+    );
+    println!("sha256 {}", report.sha256);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verify(path: &Path, args: &Args) -> anyhow::Result<ExitCode> {
+    let options = VerifyOptions {
+        target: args.target,
+        limits: Default::default(),
+    };
+    let report = pack::verify(path, &options)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        let findings: Vec<Diagnostic> = report
+            .skills
+            .iter()
+            .flat_map(|s| s.findings.iter().cloned())
+            .collect();
+        print_findings(&findings, Severity::Error);
+        for problem in &report.problems {
+            println!(
+                "{} {problem}",
+                paint(
+                    Style::new().fg_color(Some(AnsiColor::Red.into())).bold(),
+                    "rejected:"
+                )
+            );
+        }
+        let files: usize = report.skills.iter().map(|s| s.files).sum();
+        let manifest = if report.manifest.is_some() {
+            "manifest checked"
+        } else {
+            "no manifest"
+        };
+        if report.ok {
+            println!(
+                "{}: ok: {} skill(s), {files} files, {manifest}",
+                path.display(),
+                report.skills.len()
+            );
+        } else {
+            let errors = findings
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .count();
+            println!(
+                "{}: failed: {} problem(s), {errors} error-level finding(s)",
+                path.display(),
+                report.problems.len()
+            );
+        }
+    }
+    Ok(if report.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// Prints the findings of `min` severity and above in full, and a count of
+/// the rest: `pack` is not `check`, but what blocks or changes a pack is shown.
+pub(crate) fn print_findings(findings: &[Diagnostic], min: Severity) {
+    let mut stdout = anstream::stdout().lock();
+    let mut hidden = 0;
+    for finding in findings {
+        // The pack's own findings (HP…) change what is packed: always shown.
+        if finding.severity < min && !finding.code.starts_with("HP") {
+            hidden += 1;
+            continue;
+        }
+        let style = match finding.severity {
+            Severity::Error => Style::new().fg_color(Some(AnsiColor::Red.into())).bold(),
+            Severity::Warning => Style::new().fg_color(Some(AnsiColor::Yellow.into())).bold(),
+            Severity::Info => Style::new().fg_color(Some(AnsiColor::Blue.into())).bold(),
+        };
+        let _ = writeln!(
+            stdout,
+            "{}:{}:{}: {}[{}] {}",
+            finding.path.display(),
+            finding.span.start.line,
+            finding.span.start.column,
+            paint(style, finding.severity.as_str()),
+            finding.code,
+            finding.message
+        );
+        if let Some(help) = &finding.help {
+            let _ = writeln!(stdout, "  help: {help}");
+        }
+    }
+    if hidden > 0 {
+        let _ = writeln!(
+            stdout,
+            "({hidden} more finding(s) below {}; `hone check` lists them)",
+            min.as_str()
+        );
+    }
+}
+
+fn paint(style: Style, text: &str) -> String {
+    format!("{style}{text}{style:#}")
+}
+
+pub(crate) fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
 }
