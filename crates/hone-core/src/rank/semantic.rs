@@ -1,0 +1,699 @@
+//! Semantic ranking: cosine similarity of sentence embeddings.
+//!
+//! Each skill's routing text (`name: description`, then `when_to_use` and the
+//! triggers, exactly [`RoutingDoc::routing_text`]) is embedded once, through
+//! the [`Embedder`]'s disk cache, into a row of one dense matrix; a request is
+//! embedded and compared with every row (a dot product of unit vectors). At a
+//! few thousand skills a linear scan costs well under a millisecond next to
+//! the few milliseconds of embedding the request, so no approximate index is
+//! needed.
+//!
+//! ## Explanations
+//!
+//! The routing text is split into parts (the name, each sentence of the
+//! description, `when_to_use`, each trigger). The embedding of the whole text
+//! yields, from the same forward pass, one vector per part whose dot product
+//! with the request is that part's exact share of the similarity (see
+//! [`crate::embed::model`]), so a match says which sentence carried it.
+//!
+//! ## Confidence
+//!
+//! Cosine similarities of one model sit in a narrow band whose position varies
+//! with the request, so a raw similarity is a poor threshold. The confidence
+//! is a logistic function of the similarity and of its *margin* over the best
+//! other skill (a request that fits one skill clearly stands out from the
+//! rest; one that fits none scores several skills alike). Its three weights
+//! were fitted on the development benchmark to predict whether the top match
+//! is right, so a confidence reads as a probability.
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+use std::sync::{Arc, OnceLock};
+
+use candle_core::{DType, Device, Tensor};
+
+use crate::embed::model::{QUANTISATION_OFFSET, QueryEmbedding, TokenVectors};
+use crate::embed::{EmbedError, EmbedProgress, Embedder, SegmentedEmbedding};
+
+use super::{
+    Explanation, Match, RankError, Ranker, RankerKind, RoutingDoc, RoutingField,
+    SemanticExplanation, SemanticPart, check_query, distinct_ids,
+};
+
+/// Description sentences beyond this many are merged into the last: a long
+/// description's tail is one part rather than dozens of tiny ones.
+const MAX_SENTENCES: usize = 16;
+
+/// The calibration of the semantic confidence: `σ(bias + similarity_weight ·
+/// s + margin_weight · (s − s_other))`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Calibration {
+    pub bias: f32,
+    pub similarity_weight: f32,
+    pub margin_weight: f32,
+}
+
+impl Calibration {
+    pub fn confidence(&self, similarity: f32, margin: f32) -> f32 {
+        let z = self.bias + self.similarity_weight * similarity + self.margin_weight * margin;
+        1.0 / (1.0 + (-z).exp())
+    }
+}
+
+/// Parameters of the semantic ranker.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SemanticConfig {
+    pub calibration: Calibration,
+    /// The confidence at which the top match is selected.
+    pub threshold: f32,
+}
+
+impl Default for SemanticConfig {
+    /// Fitted on the development benchmark with all-MiniLM-L6-v2: a logistic
+    /// regression of "the top match is right" on the top similarity and its
+    /// margin (of the requests given confidence 0.8 or more, 91% are right;
+    /// below 0.2, 4%). The threshold is the most accurate one that selects at
+    /// most 5% of the requests no skill serves: 0.42 selects none of them,
+    /// with accuracy 0.50.
+    fn default() -> Self {
+        SemanticConfig {
+            calibration: Calibration {
+                bias: -3.46,
+                similarity_weight: 6.96,
+                margin_weight: 5.41,
+            },
+            threshold: 0.42,
+        }
+    }
+}
+
+/// A part of the routing text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoutingPart {
+    pub field: RoutingField,
+    /// Byte range in [`RoutingDoc::field_text`].
+    pub field_range: Range<usize>,
+    /// Byte range in the routing text.
+    pub text_range: Range<usize>,
+}
+
+/// The routing text of `doc` (equal to [`RoutingDoc::routing_text`]) and its
+/// parts.
+pub fn routing_parts(doc: &RoutingDoc) -> (String, Vec<RoutingPart>) {
+    let mut text = String::new();
+    let mut parts = Vec::new();
+    let push_part =
+        |parts: &mut Vec<RoutingPart>, field, field_range: Range<usize>, text_start: usize| {
+            if field_range.is_empty() {
+                return;
+            }
+            let text_range = text_start..text_start + field_range.len();
+            parts.push(RoutingPart {
+                field,
+                field_range,
+                text_range,
+            });
+        };
+    text.push_str(&doc.name);
+    push_part(&mut parts, RoutingField::Name, 0..doc.name.len(), 0);
+    text.push_str(": ");
+    let description = doc.description.trim();
+    let description_start = doc.description.len() - doc.description.trim_start().len();
+    let base = text.len();
+    text.push_str(description);
+    let mut sentences = sentences(description);
+    if sentences.len() > MAX_SENTENCES {
+        let end = sentences[sentences.len() - 1].end;
+        sentences.truncate(MAX_SENTENCES);
+        sentences[MAX_SENTENCES - 1].end = end;
+    }
+    for sentence in sentences {
+        let field_range = description_start + sentence.start..description_start + sentence.end;
+        push_part(
+            &mut parts,
+            RoutingField::Description,
+            field_range,
+            base + sentence.start,
+        );
+    }
+    if let Some(when) = doc.when_to_use.as_deref().filter(|w| !w.trim().is_empty()) {
+        text.push_str("\nWhen to use: ");
+        let start = when.len() - when.trim_start().len();
+        let field_range = start..start + when.trim().len();
+        push_part(&mut parts, RoutingField::WhenToUse, field_range, text.len());
+        text.push_str(when.trim());
+    }
+    if !doc.triggers.is_empty() {
+        text.push_str("\nTriggers: ");
+        let mut field_offset = 0;
+        for (i, trigger) in doc.triggers.iter().enumerate() {
+            if i > 0 {
+                text.push_str("; ");
+            }
+            push_part(
+                &mut parts,
+                RoutingField::Triggers,
+                field_offset..field_offset + trigger.len(),
+                text.len(),
+            );
+            text.push_str(trigger);
+            field_offset += trigger.len() + 1;
+        }
+    }
+    (text, parts)
+}
+
+/// Sentence ranges of `text`: split after `.`, `!` or `?` followed by
+/// whitespace, and at line breaks; trimmed, never empty.
+fn sentences(text: &str) -> Vec<Range<usize>> {
+    let mut ranges = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        let ends_sentence = matches!(b, b'.' | b'!' | b'?')
+            && bytes.get(i + 1).is_some_and(u8::is_ascii_whitespace);
+        if b == b'\n' || ends_sentence {
+            let end = if b == b'\n' { i } else { i + 1 };
+            push_trimmed(text, start..end, &mut ranges);
+            start = end;
+        }
+    }
+    push_trimmed(text, start..text.len(), &mut ranges);
+    ranges
+}
+
+fn push_trimmed(text: &str, range: Range<usize>, ranges: &mut Vec<Range<usize>>) {
+    let slice = &text[range.clone()];
+    let start = range.start + (slice.len() - slice.trim_start().len());
+    let end = range.start + slice.trim_end().len();
+    if start < end {
+        ranges.push(start..end);
+    }
+}
+
+struct Entry {
+    doc: RoutingDoc,
+    parts: Vec<RoutingPart>,
+    part_vectors: Vec<Vec<f32>>,
+    tokens: TokenVectors,
+}
+
+impl Entry {
+    fn new(doc: RoutingDoc, parts: Vec<RoutingPart>, embedding: SegmentedEmbedding) -> Self {
+        Entry {
+            doc,
+            parts,
+            part_vectors: embedding.parts,
+            tokens: embedding.tokens,
+        }
+    }
+
+    /// Distinct vocabulary ids of the routing text, for document frequencies.
+    fn distinct_token_ids(&self) -> HashSet<u32> {
+        self.tokens.ids.iter().copied().collect()
+    }
+}
+
+/// Semantic ranker over a library's routing texts. See the module docs.
+pub struct SemanticRanker {
+    embedder: Arc<Embedder>,
+    config: SemanticConfig,
+    entries: Vec<Entry>,
+    /// Row `i` is the unit vector of `entries[i]`.
+    matrix: Vec<f32>,
+    /// `matrix` as a tensor, made on first use after a change: the products
+    /// run in candle's optimised kernels.
+    matrix_tensor: OnceLock<Tensor>,
+    by_key: HashMap<String, usize>,
+    /// For each vocabulary id, the number of documents whose routing text
+    /// holds it: the IDF weights of [`SemanticRanker::token_match`].
+    document_frequency: HashMap<u32, u32>,
+}
+
+fn model_error(err: EmbedError) -> RankError {
+    RankError::Model(err.to_string())
+}
+
+fn tensor_error(err: candle_core::Error) -> RankError {
+    RankError::Model(err.to_string())
+}
+
+/// Indices of the `count` largest scores, best first (ties by index).
+pub fn top_indices(scores: &[f32], count: usize) -> Vec<usize> {
+    let order = |a: &usize, b: &usize| scores[*b].total_cmp(&scores[*a]).then(a.cmp(b));
+    let mut indices: Vec<usize> = (0..scores.len()).collect();
+    let count = count.min(indices.len());
+    if count < indices.len() && count > 0 {
+        indices.select_nth_unstable_by(count - 1, order);
+        indices.truncate(count);
+    }
+    indices.truncate(count);
+    indices.sort_by(order);
+    indices
+}
+
+impl SemanticRanker {
+    /// Embeds `docs` (from the cache where possible; `progress` reports the
+    /// texts that need the model).
+    pub fn new(
+        embedder: Arc<Embedder>,
+        docs: Vec<RoutingDoc>,
+        progress: &mut dyn FnMut(EmbedProgress),
+    ) -> Result<Self, RankError> {
+        SemanticRanker::with_config(embedder, docs, SemanticConfig::default(), progress)
+    }
+
+    pub fn with_config(
+        embedder: Arc<Embedder>,
+        docs: Vec<RoutingDoc>,
+        config: SemanticConfig,
+        progress: &mut dyn FnMut(EmbedProgress),
+    ) -> Result<Self, RankError> {
+        let mut ranker = SemanticRanker {
+            embedder,
+            config,
+            entries: Vec::new(),
+            matrix: Vec::new(),
+            matrix_tensor: OnceLock::new(),
+            by_key: HashMap::new(),
+            document_frequency: HashMap::new(),
+        };
+        // One document per key, the last one winning, as upserts would.
+        let mut unique: Vec<RoutingDoc> = Vec::with_capacity(docs.len());
+        let mut position: HashMap<String, usize> = HashMap::new();
+        for doc in docs {
+            match position.get(&doc.key) {
+                Some(&i) => unique[i] = doc,
+                None => {
+                    position.insert(doc.key.clone(), unique.len());
+                    unique.push(doc);
+                }
+            }
+        }
+        let texts: Vec<(String, Vec<RoutingPart>)> = unique.iter().map(routing_parts).collect();
+        let embedded = ranker.embed(&texts, progress)?;
+        for ((doc, (_, parts)), embedding) in unique.into_iter().zip(texts).zip(embedded) {
+            ranker.push(doc, parts, embedding);
+        }
+        Ok(ranker)
+    }
+
+    pub fn config(&self) -> &SemanticConfig {
+        &self.config
+    }
+
+    pub fn embedder(&self) -> &Arc<Embedder> {
+        &self.embedder
+    }
+
+    fn embed(
+        &self,
+        texts: &[(String, Vec<RoutingPart>)],
+        progress: &mut dyn FnMut(EmbedProgress),
+    ) -> Result<Vec<SegmentedEmbedding>, RankError> {
+        let inputs: Vec<(String, Vec<Range<usize>>)> = texts
+            .iter()
+            .map(|(text, parts)| {
+                (
+                    text.clone(),
+                    parts.iter().map(|p| p.text_range.clone()).collect(),
+                )
+            })
+            .collect();
+        self.embedder
+            .embed_segmented(&inputs, progress)
+            .map_err(model_error)
+    }
+
+    fn push(&mut self, doc: RoutingDoc, parts: Vec<RoutingPart>, embedding: SegmentedEmbedding) {
+        self.by_key.insert(doc.key.clone(), self.entries.len());
+        self.matrix.extend_from_slice(&embedding.vector);
+        self.matrix_tensor = OnceLock::new();
+        let entry = Entry::new(doc, parts, embedding);
+        self.count_tokens(&entry, 1);
+        self.entries.push(entry);
+    }
+
+    fn count_tokens(&mut self, entry: &Entry, change: i32) {
+        for id in entry.distinct_token_ids() {
+            let count = self.document_frequency.entry(id).or_default();
+            *count = count.saturating_add_signed(change);
+            if *count == 0 {
+                self.document_frequency.remove(&id);
+            }
+        }
+    }
+
+    /// The routing document at `index` (documents are in insertion order,
+    /// a removal moving the last one into the gap).
+    pub fn doc(&self, index: usize) -> &RoutingDoc {
+        &self.entries[index].doc
+    }
+
+    /// The index of the document with `key`.
+    pub fn index_of(&self, key: &str) -> Option<usize> {
+        self.by_key.get(key).copied()
+    }
+
+    /// The embedding of a request, with its token vectors.
+    pub fn embed_query(&self, query: &str) -> Result<QueryEmbedding, RankError> {
+        self.embedder
+            .model()
+            .embed_query(query)
+            .map_err(model_error)
+    }
+
+    /// Late interaction, for the documents at `indices`: how closely each
+    /// word (token) of the request is matched by some token of the routing
+    /// text, as the mean of their best cosines weighted by the IDF of the
+    /// request's tokens over the library, so that rare words count and filler
+    /// does not. In `[-1, 1]`, usually `[0.2, 0.8]`.
+    pub fn token_matches(
+        &self,
+        query: &QueryEmbedding,
+        indices: &[usize],
+    ) -> Result<Vec<f32>, RankError> {
+        let dim = self.embedder.model().dim();
+        let documents = self.entries.len() as f32;
+        let weights: Vec<f32> = query
+            .token_ids
+            .iter()
+            .map(|id| {
+                let frequency = self.document_frequency.get(id).copied().unwrap_or(0) as f32;
+                ((documents + 1.0) / (frequency + 0.5)).ln().max(0.0)
+            })
+            .collect();
+        let total_weight: f32 = weights.iter().sum();
+        let mut values = Vec::new();
+        let mut scales = Vec::new();
+        let mut ends = Vec::with_capacity(indices.len());
+        for &index in indices {
+            let tokens = &self.entries[index].tokens;
+            values.extend_from_slice(&tokens.values);
+            scales.extend_from_slice(&tokens.scales);
+            ends.push(scales.len());
+        }
+        if total_weight <= 0.0 || scales.is_empty() {
+            return Ok(vec![0.0; indices.len()]);
+        }
+        // One product of all request tokens with all candidate tokens.
+        let cpu = &Device::Cpu;
+        let token_count = scales.len();
+        let scales = Tensor::from_vec(scales, (token_count, 1), cpu).map_err(tensor_error)?;
+        let candidates = Tensor::from_vec(values, (token_count, dim), cpu)
+            .and_then(|t| t.to_dtype(DType::F32))
+            .and_then(|t| t.affine(1.0, -f64::from(QUANTISATION_OFFSET)))
+            .and_then(|t| t.broadcast_mul(&scales))
+            .map_err(tensor_error)?;
+        let request =
+            Tensor::from_slice(&query.tokens, (weights.len(), dim), cpu).map_err(tensor_error)?;
+        let cosines: Vec<Vec<f32>> = request
+            .matmul(&candidates.t().map_err(tensor_error)?)
+            .and_then(|t| t.to_vec2())
+            .map_err(tensor_error)?;
+        let mut start = 0;
+        let mut matches = Vec::with_capacity(indices.len());
+        for end in ends {
+            let score = if end == start {
+                0.0
+            } else {
+                let weighted: f32 = cosines
+                    .iter()
+                    .zip(&weights)
+                    .map(|(row, weight)| {
+                        weight
+                            * row[start..end]
+                                .iter()
+                                .copied()
+                                .fold(f32::NEG_INFINITY, f32::max)
+                    })
+                    .sum();
+                weighted / total_weight
+            };
+            matches.push(score);
+            start = end;
+        }
+        Ok(matches)
+    }
+
+    /// Cosine similarity of every document to the request vector, in
+    /// document order.
+    pub fn similarities(&self, query_vector: &[f32]) -> Result<Vec<f32>, RankError> {
+        let (count, dim) = (self.entries.len(), self.embedder.model().dim());
+        if count == 0 {
+            return Ok(Vec::new());
+        }
+        let made;
+        let matrix = match self.matrix_tensor.get() {
+            Some(matrix) => matrix,
+            None => {
+                made = Tensor::from_slice(&self.matrix, (count, dim), &Device::Cpu)
+                    .map_err(tensor_error)?;
+                let _ = self.matrix_tensor.set(made.clone());
+                &made
+            }
+        };
+        let query =
+            Tensor::from_slice(query_vector, (dim, 1), &Device::Cpu).map_err(tensor_error)?;
+        matrix
+            .matmul(&query)
+            .and_then(|t| t.flatten_all())
+            .and_then(|t| t.to_vec1())
+            .map_err(tensor_error)
+    }
+
+    /// The explanation of a document's similarity: its parts by contribution.
+    pub fn explain(
+        &self,
+        index: usize,
+        query_vector: &[f32],
+        similarity: f32,
+    ) -> SemanticExplanation {
+        let entry = &self.entries[index];
+        let mut parts: Vec<SemanticPart> = entry
+            .parts
+            .iter()
+            .zip(&entry.part_vectors)
+            .map(|(part, vector)| SemanticPart {
+                field: part.field,
+                range: part.field_range.clone(),
+                contribution: dot(vector, query_vector),
+            })
+            .collect();
+        parts.sort_by(|a, b| b.contribution.total_cmp(&a.contribution));
+        SemanticExplanation { similarity, parts }
+    }
+
+    /// The confidence of a match with `similarity` whose best competitor (the
+    /// best other skill, or the top one for a lower match) scores `other`.
+    pub fn confidence(&self, similarity: f32, other: f32) -> f32 {
+        self.config
+            .calibration
+            .confidence(similarity, similarity - other)
+    }
+}
+
+/// For each match of a distinct, best-first list, the best score of another
+/// identity: the runner-up for the first, the first for the others.
+pub(crate) fn competitor_scores(scores: &[f32]) -> Vec<f32> {
+    let Some(&top) = scores.first() else {
+        return Vec::new();
+    };
+    let runner_up = scores.get(1).copied().unwrap_or(top);
+    scores
+        .iter()
+        .enumerate()
+        .map(|(i, _)| if i == 0 { runner_up } else { top })
+        .collect()
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    // Eight independent sums let the compiler vectorise the loop.
+    let mut sums = [0f32; 8];
+    let chunks_a = a.chunks_exact(8);
+    let chunks_b = b.chunks_exact(8);
+    let tail: f32 = chunks_a
+        .remainder()
+        .iter()
+        .zip(chunks_b.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in chunks_a.zip(chunks_b) {
+        for i in 0..8 {
+            sums[i] += x[i] * y[i];
+        }
+    }
+    sums.iter().sum::<f32>() + tail
+}
+
+impl Ranker for SemanticRanker {
+    fn kind(&self) -> RankerKind {
+        RankerKind::Semantic
+    }
+
+    fn rank(&self, query: &str, k: usize) -> Result<Vec<Match>, RankError> {
+        check_query(query)?;
+        if query.trim().is_empty() || k == 0 || self.entries.is_empty() {
+            return Ok(Vec::new());
+        }
+        let query_vector = self.embed_query(query)?.vector;
+        let similarities = self.similarities(&query_vector)?;
+        // The competitor of a match is a different identity, so confidence
+        // needs the distinct list; one more than asked gives the runner-up.
+        // Duplicate identities are rare: twice as many candidates nearly
+        // always hold enough distinct ones, else all are taken.
+        let wanted = k.max(2);
+        let mut candidates = top_indices(&similarities, wanted * 2 + 8);
+        let distinct: HashSet<&str> = candidates
+            .iter()
+            .map(|&i| self.entries[i].doc.id.as_str())
+            .collect();
+        if distinct.len() < wanted && candidates.len() < similarities.len() {
+            candidates = top_indices(&similarities, similarities.len());
+        }
+        let candidates: Vec<Match> = candidates
+            .into_iter()
+            .map(|index| Match {
+                id: self.entries[index].doc.id.clone(),
+                key: self.entries[index].doc.key.clone(),
+                score: similarities[index],
+                confidence: 0.0,
+                explanation: Explanation::Semantic(SemanticExplanation::default()),
+            })
+            .collect();
+        let mut matches = distinct_ids(candidates, wanted);
+        let scores: Vec<f32> = matches.iter().map(|m| m.score).collect();
+        for (m, other) in matches.iter_mut().zip(competitor_scores(&scores)) {
+            m.confidence = self.confidence(m.score, other);
+            let index = self.by_key[&m.key];
+            m.explanation = Explanation::Semantic(self.explain(index, &query_vector, m.score));
+        }
+        matches.truncate(k);
+        Ok(matches)
+    }
+
+    fn upsert(&mut self, doc: RoutingDoc) -> Result<(), RankError> {
+        let (text, parts) = routing_parts(&doc);
+        let texts = [(text, parts)];
+        let embedding = self.embed(&texts, &mut |_| {})?.pop().unwrap_or_default();
+        let [(_, parts)] = texts;
+        match self.by_key.get(&doc.key) {
+            Some(&index) => {
+                let dim = self.embedder.model().dim();
+                self.matrix[index * dim..(index + 1) * dim].copy_from_slice(&embedding.vector);
+                self.matrix_tensor = OnceLock::new();
+                let entry = Entry::new(doc, parts, embedding);
+                self.count_tokens(&entry, 1);
+                let old = std::mem::replace(&mut self.entries[index], entry);
+                self.count_tokens(&old, -1);
+            }
+            None => self.push(doc, parts, embedding),
+        }
+        Ok(())
+    }
+
+    fn remove(&mut self, key: &str) -> Result<bool, RankError> {
+        let Some(index) = self.by_key.remove(key) else {
+            return Ok(false);
+        };
+        let dim = self.embedder.model().dim();
+        let last = self.entries.len() - 1;
+        if index != last {
+            let (head, tail) = self.matrix.split_at_mut(last * dim);
+            head[index * dim..(index + 1) * dim].copy_from_slice(&tail[..dim]);
+            self.by_key
+                .insert(self.entries[last].doc.key.clone(), index);
+        }
+        let removed = self.entries.swap_remove(index);
+        self.count_tokens(&removed, -1);
+        self.matrix.truncate(last * dim);
+        self.matrix_tensor = OnceLock::new();
+        Ok(true)
+    }
+
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    fn default_threshold(&self) -> f32 {
+        self.config.threshold
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(name: &str, description: &str, when: Option<&str>, triggers: &[&str]) -> RoutingDoc {
+        RoutingDoc {
+            key: name.into(),
+            id: name.into(),
+            name: name.into(),
+            description: description.into(),
+            when_to_use: when.map(Into::into),
+            triggers: triggers.iter().map(|t| t.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn parts_cover_the_routing_text_and_point_into_fields() {
+        let d = doc(
+            "pdf",
+            "  Reads PDFs. Fills forms!\nUse when asked. ",
+            Some(" scanning "),
+            &["merge pdf", "ocr"],
+        );
+        let (text, parts) = routing_parts(&d);
+        assert_eq!(text, d.routing_text());
+        for part in &parts {
+            let field = d.field_text(part.field);
+            assert_eq!(
+                &text[part.text_range.clone()],
+                &field[part.field_range.clone()]
+            );
+        }
+        let shown: Vec<&str> = parts.iter().map(|p| &text[p.text_range.clone()]).collect();
+        assert_eq!(
+            shown,
+            [
+                "pdf",
+                "Reads PDFs.",
+                "Fills forms!",
+                "Use when asked.",
+                "scanning",
+                "merge pdf",
+                "ocr"
+            ]
+        );
+    }
+
+    #[test]
+    fn decimals_and_versions_do_not_split_sentences() {
+        let ranges = sentences("Supports v2.1 and 3.5x. Next one");
+        let text = "Supports v2.1 and 3.5x. Next one";
+        let parts: Vec<&str> = ranges.iter().map(|r| &text[r.clone()]).collect();
+        assert_eq!(parts, ["Supports v2.1 and 3.5x.", "Next one"]);
+    }
+
+    #[test]
+    fn long_descriptions_merge_their_tail() {
+        let description: String = (0..40).map(|i| format!("Sentence {i}. ")).collect();
+        let d = doc("x", &description, None, &[]);
+        let (text, parts) = routing_parts(&d);
+        assert_eq!(parts.len(), 1 + MAX_SENTENCES);
+        assert!(text[parts.last().unwrap().text_range.clone()].ends_with("Sentence 39."));
+    }
+
+    #[test]
+    fn the_runner_up_is_the_top_match_competitor() {
+        assert_eq!(competitor_scores(&[0.9, 0.5, 0.4]), [0.5, 0.9, 0.9]);
+        assert_eq!(competitor_scores(&[0.7]), [0.7]);
+    }
+
+    #[test]
+    fn dot_handles_any_length() {
+        let a: Vec<f32> = (0..19).map(|i| i as f32).collect();
+        let expected: f32 = a.iter().map(|x| x * x).sum();
+        assert_eq!(dot(&a, &a), expected);
+    }
+}

@@ -1,0 +1,319 @@
+//! The embedding model against independent reference values, and semantic
+//! ranking on the installed model.
+//!
+//! These tests need the model (`hone model install`, which the README's test
+//! command runs first). Without it they skip with a message, unless
+//! `HONE_REQUIRE_MODEL=1` (set in CI), where a missing model fails.
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use hone_core::embed::{Embedder, EmbeddingCache, EmbeddingModel, resolve_model_dir};
+use hone_core::rank::semantic::SemanticRanker;
+use hone_core::rank::{Explanation, Ranker, RoutingDoc, RoutingField};
+
+/// The installed model's folder, or `None` (after saying why) to skip.
+fn model_dir() -> Option<PathBuf> {
+    let location = resolve_model_dir(None);
+    if location.installed {
+        return Some(location.dir);
+    }
+    let required = std::env::var("HONE_REQUIRE_MODEL").is_ok_and(|v| v == "1");
+    assert!(
+        !required,
+        "HONE_REQUIRE_MODEL=1 but no model at {}; run `hone model install`",
+        location.dir.display()
+    );
+    eprintln!(
+        "skipping: no embedding model at {} (run `hone model install`)",
+        location.dir.display()
+    );
+    None
+}
+
+fn model() -> Option<&'static EmbeddingModel> {
+    static MODEL: OnceLock<EmbeddingModel> = OnceLock::new();
+    let dir = model_dir()?;
+    Some(MODEL.get_or_init(|| EmbeddingModel::load(&dir).expect("the installed model loads")))
+}
+
+fn embedder(cache: EmbeddingCache) -> Option<Arc<Embedder>> {
+    let dir = model_dir()?;
+    let model = EmbeddingModel::load(&dir).expect("the installed model loads");
+    Some(Arc::new(Embedder::with_cache(model, cache)))
+}
+
+#[derive(serde::Deserialize)]
+struct Reference {
+    cases: Vec<ReferenceCase>,
+}
+
+#[derive(serde::Deserialize)]
+struct ReferenceCase {
+    text: String,
+    embedding: Vec<f32>,
+}
+
+#[test]
+fn embeddings_match_the_independent_reference() {
+    let Some(model) = model() else { return };
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/embedding_reference.json"
+    );
+    let reference: Reference =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    // One batch: sentences of different lengths share padded tensors, which
+    // must not change any of them.
+    let texts: Vec<&str> = reference.cases.iter().map(|c| c.text.as_str()).collect();
+    let vectors = model.embed(&texts).unwrap();
+    for (case, vector) in reference.cases.iter().zip(&vectors) {
+        assert_eq!(vector.len(), case.embedding.len());
+        let worst = vector
+            .iter()
+            .zip(&case.embedding)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0f32, f32::max);
+        assert!(worst < 1e-4, "{:?}: largest difference {worst}", case.text);
+        eprintln!(
+            "{:?}: largest difference from the reference {worst:.2e}",
+            case.text
+        );
+    }
+    // Alone, too.
+    let alone = model.embed(&[texts[2]]).unwrap();
+    let worst = alone[0]
+        .iter()
+        .zip(&vectors[2])
+        .map(|(a, b)| (a - b).abs())
+        .fold(0f32, f32::max);
+    assert!(worst < 1e-5, "batching changed an embedding by {worst}");
+}
+
+#[test]
+fn long_texts_are_truncated_not_rejected() {
+    let Some(model) = model() else { return };
+    let long = "word ".repeat(5000);
+    let vectors = model.embed(&[long.as_str(), ""]).unwrap();
+    let norm: f32 = vectors[0].iter().map(|v| v * v).sum::<f32>().sqrt();
+    assert!((norm - 1.0).abs() < 1e-4);
+    assert_eq!(model.max_tokens(), 256);
+}
+
+#[test]
+fn part_contributions_add_up_to_the_similarity() {
+    let Some(model) = model() else { return };
+    let text = "pdf: Reads PDF files. Fills in PDF forms and signs them.";
+    let parts = [0..3, 5..21, 22..text.len()];
+    let segmented = model
+        .embed_segmented(&[(text, &parts[..])], &mut |_| {})
+        .unwrap()
+        .remove(0);
+    let query = model.embed(&["fill out a tax form"]).unwrap().remove(0);
+    let dot = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
+    let similarity = dot(&segmented.vector, &query);
+    let shares: Vec<f32> = segmented.parts.iter().map(|p| dot(p, &query)).collect();
+    let special = similarity - shares.iter().sum::<f32>();
+    assert!(
+        special.abs() < 0.35 * similarity.abs().max(0.1),
+        "special tokens dominate: {shares:?} of {similarity}"
+    );
+    assert!(
+        shares[2] > shares[1],
+        "the forms sentence should carry a form request: {shares:?}"
+    );
+}
+
+fn doc(name: &str, description: &str) -> RoutingDoc {
+    RoutingDoc {
+        key: format!("/lib/{name}"),
+        id: name.into(),
+        name: name.into(),
+        description: description.into(),
+        when_to_use: None,
+        triggers: Vec::new(),
+    }
+}
+
+fn library() -> Vec<RoutingDoc> {
+    vec![
+        doc(
+            "pdf",
+            "Extract text and tables from PDF documents, fill PDF forms, merge and split PDFs.",
+        ),
+        doc(
+            "git-commit",
+            "Write conventional commit messages from staged changes. Use when committing code.",
+        ),
+        doc(
+            "chart",
+            "Draw bar, line and pie charts from CSV or spreadsheet data.",
+        ),
+        doc(
+            "docker",
+            "Write Dockerfiles and compose files, and debug container builds.",
+        ),
+        doc(
+            "email-drafts",
+            "Draft polite, concise business emails and replies.",
+        ),
+    ]
+}
+
+#[test]
+fn semantic_ranking_finds_paraphrases_and_explains_them() {
+    let Some(embedder) = embedder(EmbeddingCache::in_memory("test", 384)) else {
+        return;
+    };
+    let ranker = SemanticRanker::new(embedder, library(), &mut |_| {}).unwrap();
+    let matches = ranker
+        .rank("combine two portable document files into one", 3)
+        .unwrap();
+    assert_eq!(matches[0].id, "pdf");
+    assert!(matches[0].confidence > matches[1].confidence);
+    assert!((0.0..=1.0).contains(&matches[0].confidence));
+    let Explanation::Semantic(explanation) = &matches[0].explanation else {
+        panic!("not semantic")
+    };
+    assert_eq!(explanation.similarity, matches[0].score);
+    assert!(
+        explanation
+            .parts
+            .iter()
+            .any(|p| p.field == RoutingField::Description)
+    );
+
+    let unrelated = ranker.rank("what is the capital of Mongolia", 3).unwrap();
+    assert!(
+        unrelated[0].confidence < ranker.default_threshold(),
+        "an unrelated request is selected: {:?}",
+        unrelated[0]
+    );
+    assert!(ranker.rank("   ", 3).unwrap().is_empty());
+    assert!(ranker.rank(&"x".repeat(20_000), 3).is_err());
+}
+
+#[test]
+fn edits_reembed_one_skill_and_removals_drop_it() {
+    let Some(embedder) = embedder(EmbeddingCache::in_memory("test", 384)) else {
+        return;
+    };
+    let mut ranker = SemanticRanker::new(embedder, library(), &mut |_| {}).unwrap();
+    ranker
+        .upsert(doc("chart", "Plan weekly meals and grocery lists."))
+        .unwrap();
+    assert_eq!(ranker.len(), 5);
+    let top = &ranker.rank("what should I cook this week", 1).unwrap()[0];
+    assert_eq!(top.id, "chart");
+    assert!(ranker.remove("/lib/chart").unwrap());
+    assert!(!ranker.remove("/lib/chart").unwrap());
+    assert_eq!(ranker.len(), 4);
+    let ids: Vec<String> = ranker
+        .rank("pdf forms", 10)
+        .unwrap()
+        .into_iter()
+        .map(|m| m.id)
+        .collect();
+    assert!(!ids.contains(&"chart".to_string()));
+    assert_eq!(ranker.rank("pdf forms", 10).unwrap()[0].id, "pdf");
+}
+
+#[test]
+fn a_cached_library_embeds_nothing_and_an_edit_embeds_one_text() {
+    let Some(model) = model() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let cache_path = tmp.path().join("cache.bin");
+    let open = || {
+        let cache = EmbeddingCache::open(&cache_path, model.id(), model.dim(), 1 << 30);
+        embedder(cache).unwrap()
+    };
+    let mut embedded = Vec::new();
+    SemanticRanker::new(open(), library(), &mut |p| embedded.push(p.total)).unwrap();
+    assert_eq!(embedded.last(), Some(&5));
+
+    embedded.clear();
+    let mut docs = library();
+    docs[1].description.push_str(" Also writes changelogs.");
+    SemanticRanker::new(open(), docs.clone(), &mut |p| embedded.push(p.total)).unwrap();
+    assert_eq!(
+        embedded.last(),
+        Some(&1),
+        "only the edited skill is embedded"
+    );
+
+    embedded.clear();
+    SemanticRanker::new(open(), docs, &mut |p| embedded.push(p.total)).unwrap();
+    assert!(
+        embedded.is_empty(),
+        "reopening embeds nothing: {embedded:?}"
+    );
+
+    embedded.clear();
+    std::fs::write(&cache_path, b"damaged").unwrap();
+    let ranker = SemanticRanker::new(open(), library(), &mut |p| embedded.push(p.total)).unwrap();
+    assert_eq!(embedded.last(), Some(&5), "a damaged cache is rebuilt");
+    assert_eq!(ranker.rank("merge pdfs", 1).unwrap()[0].id, "pdf");
+}
+
+#[test]
+fn hybrid_ranking_fuses_both_sides_and_explains_them() {
+    use hone_core::rank::hybrid::HybridRanker;
+    let Some(embedder) = embedder(EmbeddingCache::in_memory("test", 384)) else {
+        return;
+    };
+    let mut ranker = HybridRanker::new(embedder, library(), &mut |_| {}).unwrap();
+    assert_eq!(ranker.kind(), hone_core::rank::RankerKind::Hybrid);
+
+    let exact = ranker.rank("write a Dockerfile", 3).unwrap();
+    assert_eq!(exact[0].id, "docker");
+    let Explanation::Hybrid(explanation) = &exact[0].explanation else {
+        panic!("not hybrid")
+    };
+    assert!(
+        explanation
+            .keyword
+            .as_ref()
+            .is_some_and(|k| !k.terms.is_empty()),
+        "{explanation:?}"
+    );
+    assert!(explanation.keyword_confidence > 0.0);
+    assert!(
+        explanation
+            .semantic
+            .as_ref()
+            .is_some_and(|s| s.similarity > 0.3)
+    );
+    assert!(explanation.token_match > 0.0);
+
+    let paraphrase = ranker
+        .rank("combine two portable document files into one", 3)
+        .unwrap();
+    assert_eq!(paraphrase[0].id, "pdf");
+    for pair in paraphrase.windows(2) {
+        assert!(pair[0].score >= pair[1].score);
+    }
+    let unrelated = ranker.rank("what is the capital of Mongolia", 3).unwrap();
+    assert!(
+        unrelated[0].confidence < ranker.default_threshold(),
+        "{:?}",
+        unrelated[0]
+    );
+
+    ranker
+        .upsert(doc("meals", "Plan weekly meals and grocery lists."))
+        .unwrap();
+    assert_eq!(ranker.len(), 6);
+    assert_eq!(
+        ranker.rank("what should I cook this week", 1).unwrap()[0].id,
+        "meals"
+    );
+    assert!(ranker.remove("/lib/meals").unwrap());
+    assert_eq!(ranker.len(), 5);
+    assert!(
+        ranker
+            .rank("what should I cook this week", 5)
+            .unwrap()
+            .iter()
+            .all(|m| m.id != "meals")
+    );
+}
