@@ -1,0 +1,178 @@
+//! The one place the app calls the engine for findings, costs and rendering.
+//!
+//! Keeping these calls together means the commands stay about confinement
+//! and data shapes, and a change in the engine's API touches one file.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use hone_core::diagnostic::Diagnostic;
+use hone_core::document::FrontmatterBlock;
+use hone_core::library::Library;
+use hone_core::rules::{self, Target};
+use hone_core::skill::Skill;
+use hone_core::tokens::{self, Tokenizer};
+use hone_core::{catalog, render};
+
+use crate::views::{LibraryCosts, ResourceView, StageCosts, Substitution};
+
+/// Styles of the preview frame (its policy allows inline styles only).
+pub const PREVIEW_STYLE: &str = "body{font:15px/1.55 system-ui,sans-serif;margin:16px;max-width:46em;color:#1d1d1f;background:#fff}pre,code{font-family:ui-monospace,monospace;font-size:13px}pre{background:#f3f3f5;padding:8px;overflow:auto}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}@media (prefers-color-scheme:dark){body{color:#e6e6e6;background:#1e1e20}pre{background:#2a2a2e}}";
+
+/// The rules the app applies: every rule, as the engine's default.
+const TARGET: Target = Target::All;
+
+/// The tokenizer used where the user has not chosen one.
+pub const DEFAULT_TOKENIZER: &str = "o200k";
+
+/// Findings for every skill of the library (library-wide rules included), by index.
+pub fn check_library(library: &Library) -> Vec<Vec<Diagnostic>> {
+    let mut by_path: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
+    for diagnostic in rules::check_library(library, TARGET) {
+        by_path
+            .entry(diagnostic.path.clone())
+            .or_default()
+            .push(diagnostic);
+    }
+    library
+        .skills
+        .iter()
+        .map(|skill| by_path.remove(&skill.path).unwrap_or_default())
+        .collect()
+}
+
+/// Findings for one skill, as the editor's text stands.
+pub fn check_skill(skill: &Skill) -> Vec<Diagnostic> {
+    rules::check_skill(skill, TARGET)
+}
+
+/// The frontmatter for the form, or why the form cannot show it.
+pub fn form_fields(skill: &Skill) -> (Option<serde_json::Value>, Option<String>) {
+    match (&skill.doc.frontmatter, &skill.yaml) {
+        (FrontmatterBlock::Unclosed { .. }, _) => (
+            None,
+            Some("The frontmatter has no closing `---` line.".into()),
+        ),
+        (_, Some(Err(e))) => (
+            None,
+            Some(format!("The YAML does not parse: {}", e.message)),
+        ),
+        (_, Some(Ok(root))) => match root.to_json() {
+            serde_json::Value::Object(mut fields) => {
+                split_lists(&mut fields);
+                (Some(serde_json::Value::Object(fields)), None)
+            }
+            serde_json::Value::Null => (Some(serde_json::json!({})), None),
+            _ => (
+                None,
+                Some("The frontmatter is not a mapping of keys to values.".into()),
+            ),
+        },
+        (_, None) => (Some(serde_json::json!({})), None),
+    }
+}
+
+/// Tool lists written as one string are shown as the items the engine reads.
+fn split_lists(fields: &mut serde_json::Map<String, serde_json::Value>) {
+    for key in ["allowed-tools", "disallowed-tools", "tools"] {
+        if let Some(serde_json::Value::String(tools)) = fields.get(key) {
+            let items = hone_core::skill::split_tools(tools)
+                .into_iter()
+                .map(Into::into)
+                .collect();
+            fields.insert(key.to_owned(), serde_json::Value::Array(items));
+        }
+    }
+}
+
+pub fn tokenizers() -> Vec<String> {
+    tokens::BUILTIN_NAMES
+        .iter()
+        .map(|name| (*name).to_owned())
+        .collect()
+}
+
+fn tokenizer(name: Option<&str>) -> Result<Tokenizer, String> {
+    Tokenizer::by_name(name.filter(|n| !n.is_empty()).unwrap_or(DEFAULT_TOKENIZER))
+        .map_err(|e| e.to_string())
+}
+
+pub fn default_tokenizer() -> Tokenizer {
+    tokenizer(None).expect("the default tokenizer is built in")
+}
+
+/// Stage-1 tokens: the skill's entry in the catalog an agent always sees.
+pub fn metadata_tokens(skill: &Skill, tokenizer: &Tokenizer) -> u64 {
+    tokenizer.count(&catalog::agentskills_entry(skill)) as u64
+}
+
+/// Stage costs of the editor's text. Resources are read from disk, so their
+/// cost is measured once per skill by the caller and passed in.
+pub fn stage_costs(skill: &Skill, resources: u64) -> StageCosts {
+    let tokenizer = default_tokenizer();
+    StageCosts {
+        tokenizer: tokenizer.label(),
+        metadata: metadata_tokens(skill, &tokenizer),
+        instructions: tokenizer.count(skill.body()) as u64,
+        resources,
+    }
+}
+
+/// Tokens of a skill's text resources, by path relative to the skill.
+pub fn resource_tokens(skill: &Skill) -> HashMap<String, u64> {
+    let costs = tokens::skill_costs(skill, &default_tokenizer());
+    costs
+        .resources
+        .files
+        .into_iter()
+        .map(|f| (f.path, f.tokens as u64))
+        .collect()
+}
+
+pub fn library_costs(
+    library: &Library,
+    tokenizer_name: &str,
+    context_window: u64,
+) -> Result<LibraryCosts, String> {
+    let tokenizer = tokenizer(Some(tokenizer_name))?;
+    let skills: Vec<&Skill> = library.skills.iter().collect();
+    let costs = catalog::catalog_costs(&skills, &tokenizer, context_window);
+    Ok(LibraryCosts {
+        tokenizer: tokenizer.label(),
+        metadata_total: costs.agentskills.tokens as u64,
+        context_window,
+        truncated: costs.budget.dropped,
+    })
+}
+
+/// The body as sanitised HTML for the preview frame.
+pub fn render_html(skill: &Skill) -> String {
+    render::render_body(skill)
+}
+
+pub fn resource_views(skill: &Skill, tokens: &HashMap<String, u64>) -> Vec<ResourceView> {
+    skill
+        .resources
+        .iter()
+        .map(|r| ResourceView {
+            path: skill.dir.join(&r.path).to_string_lossy().into_owned(),
+            size: r.size,
+            is_text: r.is_text,
+            tokens: tokens.get(&r.path).copied(),
+        })
+        .collect()
+}
+
+/// What the placeholders Claude Code replaces become for an example argument.
+pub fn substitutions(skill: &Skill, argument: &str) -> Vec<Substitution> {
+    vec![
+        Substitution {
+            placeholder: "$ARGUMENTS".into(),
+            becomes: argument.to_owned(),
+        },
+        Substitution {
+            placeholder: "${CLAUDE_SKILL_DIR}".into(),
+            becomes: skill.dir.to_string_lossy().into_owned(),
+        },
+    ]
+}

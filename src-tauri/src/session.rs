@@ -1,0 +1,223 @@
+//! The opened library and what the window is allowed to touch.
+//!
+//! The session owns the loaded [`Library`] and the list of canonical folders
+//! that commands may read or write: the opened roots, plus the folders of
+//! skills the scan reached through symlinks. Every path that arrives from the
+//! window goes through [`Session::confine`], so a compromised or buggy front
+//! end cannot read `~/.ssh` or write outside the library.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use hone_core::diagnostic::{Diagnostic, Severity};
+use hone_core::library::{Filters, Library};
+use hone_core::skill::Skill;
+use hone_core::workspace::{self, ConfineError};
+
+use crate::engine;
+use crate::views::{
+    LibraryView, ProblemView, RootKind, RootView, ShadowedView, SkillSummary, count,
+};
+
+#[derive(Default)]
+pub struct Session {
+    /// Canonical roots, the project library first.
+    roots: Vec<(PathBuf, RootKind)>,
+    library: Library,
+    /// The findings of each skill of `library`, by index.
+    diagnostics: Vec<Vec<Diagnostic>>,
+    allowed: Vec<PathBuf>,
+    load_ms: u64,
+}
+
+impl Session {
+    /// Opens the project library `project` and, optionally, a user-level
+    /// skills folder whose skills it shadows.
+    pub fn open(project: &Path, user: Option<&Path>) -> Result<Session, String> {
+        let started = Instant::now();
+        let mut roots = vec![(canonical(project)?, RootKind::Project)];
+        if let Some(user) = user {
+            let user = canonical(user)?;
+            if user != roots[0].0 {
+                roots.push((user, RootKind::User));
+            }
+        }
+        let paths: Vec<PathBuf> = roots.iter().map(|(p, _)| p.clone()).collect();
+        let library = Library::open(&paths, &Filters::default()).map_err(|e| e.to_string())?;
+        let diagnostics = engine::check_library(&library);
+        let mut allowed = paths;
+        allowed.extend(
+            library
+                .skills
+                .iter()
+                .filter_map(|s| s.dir.canonicalize().ok()),
+        );
+        allowed.sort();
+        allowed.dedup();
+        let load_ms = started.elapsed().as_millis() as u64;
+        Ok(Session {
+            roots,
+            library,
+            diagnostics,
+            allowed,
+            load_ms,
+        })
+    }
+
+    /// Opens the same roots again, after changes on disk.
+    pub fn reopen(&self) -> Result<Session, String> {
+        let project = self
+            .roots
+            .first()
+            .map(|(p, _)| p.as_path())
+            .ok_or("no library is open")?;
+        Session::open(project, self.user_root())
+    }
+
+    pub fn project_root(&self) -> Option<&Path> {
+        self.roots.first().map(|(p, _)| p.as_path())
+    }
+
+    pub fn user_root(&self) -> Option<&Path> {
+        self.roots
+            .iter()
+            .find(|(_, k)| *k == RootKind::User)
+            .map(|(p, _)| p.as_path())
+    }
+
+    pub fn roots(&self) -> impl Iterator<Item = &Path> {
+        self.roots.iter().map(|(p, _)| p.as_path())
+    }
+
+    pub fn library(&self) -> &Library {
+        &self.library
+    }
+
+    /// The canonical `path` if it lies inside the opened library.
+    pub fn confine(&self, path: &str) -> Result<PathBuf, String> {
+        workspace::confine(&self.allowed, Path::new(path)).map_err(|e| match e {
+            ConfineError::Outside(_) => format!("refused: {path} is outside the opened library"),
+            other => other.to_string(),
+        })
+    }
+
+    /// The loaded skill whose `SKILL.md` or folder is `path` (canonical).
+    pub fn skill_at(&self, path: &Path) -> Option<&Skill> {
+        self.library.skills.iter().find(|s| {
+            let dir = s.dir.canonicalize().unwrap_or_else(|_| s.dir.clone());
+            dir == path || dir.join(hone_core::skill::SKILL_FILE) == path
+        })
+    }
+
+    pub fn view(&self) -> LibraryView {
+        let tokenizer = engine::default_tokenizer();
+        let skills = self
+            .library
+            .skills
+            .iter()
+            .zip(&self.diagnostics)
+            .zip(&self.library.skill_roots)
+            .map(|((skill, found), &root)| SkillSummary {
+                id: skill.id.clone(),
+                dir_name: skill.dir_name(),
+                dir: display(&skill.dir),
+                path: display(&skill.path),
+                root,
+                description: skill.meta.description.clone().unwrap_or_default(),
+                errors: count(found, Severity::Error),
+                warnings: count(found, Severity::Warning),
+                metadata_tokens: engine::metadata_tokens(skill, &tokenizer),
+            })
+            .collect();
+        LibraryView {
+            roots: self
+                .roots
+                .iter()
+                .map(|(path, kind)| RootView {
+                    path: display(path),
+                    kind: *kind,
+                })
+                .collect(),
+            skills,
+            shadowed: self
+                .library
+                .shadowed
+                .iter()
+                .map(|s| ShadowedView {
+                    id: s.id.clone(),
+                    kept: display(&s.kept),
+                    hidden: display(&s.hidden),
+                })
+                .collect(),
+            problems: self
+                .library
+                .problems
+                .iter()
+                .map(|p| ProblemView {
+                    path: display(&p.path),
+                    message: p.message.clone(),
+                })
+                .collect(),
+            load_ms: self.load_ms,
+        }
+    }
+}
+
+fn canonical(path: &Path) -> Result<PathBuf, String> {
+    workspace::canonical_root(path).map_err(|e| format!("cannot open {}: {e}", path.display()))
+}
+
+pub fn display(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn library_with_one_skill() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        fs::create_dir(root.join("pdf")).unwrap();
+        fs::write(
+            root.join("pdf/SKILL.md"),
+            "---\nname: pdf\ndescription: Reads PDF files. Use when a PDF is mentioned.\n---\nBody\n",
+        )
+        .unwrap();
+        (dir, root)
+    }
+
+    #[test]
+    fn paths_outside_the_library_are_refused() {
+        let (_dir, root) = library_with_one_skill();
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("secret"), "x").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(outside.path(), root.join("escape")).unwrap();
+        let session = Session::open(&root, None).unwrap();
+
+        let inside = root.join("pdf/SKILL.md");
+        assert_eq!(session.confine(&display(&inside)).unwrap(), inside);
+        for attempt in [
+            format!("{}/pdf/../../etc/passwd", root.display()),
+            format!("{}/escape/secret", root.display()),
+            "/etc/passwd".to_owned(),
+            "pdf/SKILL.md".to_owned(),
+        ] {
+            assert!(
+                session.confine(&attempt).is_err(),
+                "{attempt} must be refused"
+            );
+        }
+    }
+
+    #[test]
+    fn the_view_counts_findings_per_skill() {
+        let (_dir, root) = library_with_one_skill();
+        let view = Session::open(&root, None).unwrap().view();
+        assert_eq!(view.skills.len(), 1);
+        assert_eq!(view.skills[0].id, "pdf");
+        assert_eq!(view.roots[0].kind, RootKind::Project);
+    }
+}

@@ -1,0 +1,416 @@
+//! The machinery of the end-to-end tests: a private X display, `tauri-driver`
+//! on free ports, a scratch copy of the bundled library and a clean settings
+//! folder, and a small WebDriver vocabulary with patient waits.
+//!
+//! Only processes this harness started are stopped, by their own handles.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::elements::Element;
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+
+/// How long a step may take before the test fails (WebKit under Xvfb on a
+/// busy two-core machine can be slow; a timeout here is a real failure).
+const STEP_TIMEOUT: Duration = Duration::from_secs(20);
+
+pub struct Harness {
+    xvfb: Child,
+    driver: Child,
+    driver_port: u16,
+    library: PathBuf,
+    _scratch: tempfile::TempDir,
+    _config: tempfile::TempDir,
+    screenshots: PathBuf,
+}
+
+pub struct App {
+    client: Client,
+    screenshots: PathBuf,
+}
+
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn find_tool(name: &str) -> Option<PathBuf> {
+    let cargo_bin = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+        .map(|home| home.join("bin"));
+    std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .chain(cargo_bin)
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A display number nobody uses: no lock file and no socket.
+fn free_display() -> u32 {
+    // Tests of one run start their displays at the same moment: give each its own range.
+    static STARTED: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let nth = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let start = 90 + (std::process::id() % 400) + 1000 * nth;
+    (start..start + 200)
+        .find(|n| {
+            !Path::new(&format!("/tmp/.X{n}-lock")).exists()
+                && !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+        })
+        .expect("a free X display number")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn wait_until(what: &str, mut ready: impl FnMut() -> bool) {
+    let deadline = Instant::now() + STEP_TIMEOUT;
+    while !ready() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+impl Harness {
+    /// Starts Xvfb and tauri-driver, or explains what is missing and returns
+    /// `None` (a failure instead when `HONE_E2E=1`).
+    pub fn start_or_skip() -> Option<Harness> {
+        Harness::start_with(None)
+    }
+
+    /// Like [`Harness::start_or_skip`], but opens `library` as it is (it is
+    /// only read) instead of a scratch copy of the bundled one.
+    pub fn start_with(library: Option<&Path>) -> Option<Harness> {
+        let required = std::env::var("HONE_E2E").is_ok_and(|v| v == "1");
+        let tools: Vec<_> = ["tauri-driver", "WebKitWebDriver", "Xvfb"]
+            .into_iter()
+            .map(|name| (name, find_tool(name)))
+            .collect();
+        let mut missing: Vec<String> = tools
+            .iter()
+            .filter(|(_, p)| p.is_none())
+            .map(|(n, _)| (*n).to_owned())
+            .collect();
+        if !repo_root().join("ui/dist/index.html").is_file() {
+            missing.push("ui/dist (run `npm --prefix ui run build`)".to_owned());
+        }
+        if !missing.is_empty() {
+            let message = format!(
+                "end-to-end tests need {}; run scripts/setup-app.sh",
+                missing.join(", ")
+            );
+            assert!(!required, "HONE_E2E=1 but {message}");
+            eprintln!(
+                "skipping the end-to-end tests: {message} (set HONE_E2E=1 to make this a failure)"
+            );
+            return None;
+        }
+        let tool = |name: &str| {
+            tools
+                .iter()
+                .find(|(n, _)| *n == name)
+                .unwrap()
+                .1
+                .clone()
+                .unwrap()
+        };
+
+        let display = free_display();
+        let xvfb = Command::new(tool("Xvfb"))
+            .args([
+                &format!(":{display}"),
+                "-screen",
+                "0",
+                "1600x1000x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb starts");
+        wait_until("the X display", || {
+            Path::new(&format!("/tmp/.X11-unix/X{display}")).exists()
+        });
+
+        let scratch = tempfile::tempdir().unwrap();
+        let library = match library {
+            Some(given) => given.to_path_buf(),
+            None => {
+                copy_dir(&repo_root().join("skills"), scratch.path());
+                scratch.path().to_path_buf()
+            }
+        };
+        let config = tempfile::tempdir().unwrap();
+        let driver_port = free_port();
+        let driver = Command::new(tool("tauri-driver"))
+            .args(["--port", &driver_port.to_string()])
+            .args(["--native-port", &free_port().to_string()])
+            .arg("--native-driver")
+            .arg(tool("WebKitWebDriver"))
+            .env("DISPLAY", format!(":{display}"))
+            .env("HONE_LIBRARY", &library)
+            .env("HONE_CONFIG_DIR", config.path())
+            // A plain, predictable theme and no accessibility bus under Xvfb.
+            .env("GTK_THEME", "Adwaita")
+            .env("NO_AT_BRIDGE", "1")
+            .env_remove("WAYLAND_DISPLAY")
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("tauri-driver starts");
+        wait_until("tauri-driver", || {
+            std::net::TcpStream::connect(("127.0.0.1", driver_port)).is_ok()
+        });
+        let screenshots = repo_root().join("docs/screenshots");
+        std::fs::create_dir_all(&screenshots).unwrap();
+        Some(Harness {
+            xvfb,
+            driver,
+            driver_port,
+            library,
+            _scratch: scratch,
+            _config: config,
+            screenshots,
+        })
+    }
+
+    pub fn library(&self) -> &Path {
+        &self.library
+    }
+
+    /// Skills of the scratch library (folders holding a `SKILL.md`).
+    pub fn skill_count(&self) -> usize {
+        std::fs::read_dir(self.library())
+            .unwrap()
+            .filter_map(Result::ok)
+            .filter(|e| e.path().join("SKILL.md").is_file())
+            .count()
+    }
+
+    /// Starts the app in a new window.
+    pub async fn launch(&self) -> App {
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert(
+            "tauri:options".into(),
+            serde_json::json!({ "application": env!("CARGO_BIN_EXE_hone-app") }),
+        );
+        // tauri-driver accepts connections before the WebKitWebDriver it starts
+        // is listening, so a first attempt can be cut off: retry for a while.
+        let url = format!("http://127.0.0.1:{}", self.driver_port);
+        let mut attempts = 0;
+        let client = loop {
+            let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+            match ClientBuilder::new(connector)
+                .capabilities(capabilities.clone())
+                .connect(&url)
+                .await
+            {
+                Ok(client) => break client,
+                Err(err) if attempts < 20 => {
+                    attempts += 1;
+                    eprintln!("WebDriver session not ready ({err}); retrying");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+                Err(err) => panic!("a WebDriver session with the app: {err}"),
+            }
+        };
+        App {
+            client,
+            screenshots: self.screenshots.clone(),
+        }
+    }
+}
+
+impl Drop for Harness {
+    fn drop(&mut self) {
+        for child in [&mut self.driver, &mut self.xvfb] {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl App {
+    async fn find(&self, css: &str) -> Option<Element> {
+        self.client.find(Locator::Css(css)).await.ok()
+    }
+
+    pub async fn wait_for(&self, css: &str) -> Element {
+        let deadline = Instant::now() + STEP_TIMEOUT;
+        loop {
+            if let Some(element) = self.find(css).await {
+                return element;
+            }
+            self.fail_after(deadline, &format!("`{css}` to appear"))
+                .await;
+        }
+    }
+
+    /// Waits up to `timeout` for `css` to match something whose text contains `needle`.
+    pub async fn wait_for_text_within(&self, css: &str, needle: &str, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(element) = self.find(css).await
+                && element.text().await.is_ok_and(|t| t.contains(needle))
+            {
+                return;
+            }
+            self.fail_after(deadline, &format!("`{css}` to contain {needle:?}"))
+                .await;
+        }
+    }
+
+    /// The text of the first element matching `css`, if any.
+    pub async fn text_of(&self, css: &str) -> Option<String> {
+        self.find(css).await?.text().await.ok()
+    }
+
+    pub async fn wait_for_gone(&self, css: &str) {
+        let deadline = Instant::now() + STEP_TIMEOUT;
+        while self.find(css).await.is_some() {
+            self.fail_after(deadline, &format!("`{css}` to go away"))
+                .await;
+        }
+    }
+
+    pub async fn wait_for_count(&self, css: &str, count: usize) {
+        let deadline = Instant::now() + STEP_TIMEOUT;
+        loop {
+            let found = self
+                .client
+                .find_all(Locator::Css(css))
+                .await
+                .map_or(0, |e| e.len());
+            if found == count {
+                return;
+            }
+            self.fail_after(deadline, &format!("{count} of `{css}` (have {found})"))
+                .await;
+        }
+    }
+
+    pub async fn wait_for_text(&self, css: &str, needle: &str) {
+        self.wait_for_text_within(css, needle, STEP_TIMEOUT).await;
+    }
+
+    /// Sleeps a little, or saves a screenshot and fails after `deadline`.
+    async fn fail_after(&self, deadline: Instant, what: &str) {
+        if Instant::now() > deadline {
+            self.screenshot("failure").await;
+            panic!("timed out waiting for {what} (see docs/screenshots/failure.png)");
+        }
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+
+    pub async fn click(&self, css: &str) {
+        self.wait_for(css)
+            .await
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    }
+
+    /// Puts the caret at the end of the editor line containing `needle`.
+    /// CodeMirror wraps long lines and End stops at each wrap point first, so
+    /// End is pressed once per visual row (a few presses past the end are harmless).
+    pub async fn click_line_end(&self, needle: &str) {
+        let lines = self
+            .client
+            .find_all(Locator::Css(".cm-line"))
+            .await
+            .unwrap();
+        for line in lines {
+            if line.text().await.is_ok_and(|t| t.contains(needle)) {
+                line.click().await.unwrap();
+                let end = String::from(char::from(Key::End));
+                self.type_keys(&end.repeat(4)).await;
+                return;
+            }
+        }
+        panic!("no editor line contains {needle:?}");
+    }
+
+    /// Types into whatever has the focus.
+    pub async fn type_keys(&self, keys: &str) {
+        let focused = self.client.active_element().await.unwrap();
+        focused.send_keys(keys).await.unwrap();
+    }
+
+    pub async fn clear_and_type(&self, css: &str, text: &str) {
+        let field = self.wait_for(css).await;
+        field.click().await.unwrap();
+        let select_all = format!("{}a{}", char::from(Key::Control), char::from(Key::Control));
+        field.send_keys(&select_all).await.unwrap();
+        field
+            .send_keys(&String::from(char::from(Key::Backspace)))
+            .await
+            .unwrap();
+        field.send_keys(text).await.unwrap();
+    }
+
+    pub async fn editor_text(&self) -> String {
+        let text = self
+            .client
+            .execute(
+                "return document.querySelector('.cm-content').innerText",
+                vec![],
+            )
+            .await
+            .unwrap();
+        text.as_str().unwrap_or_default().to_owned()
+    }
+
+    /// Calls an app command straight over IPC, as a compromised page could,
+    /// bypassing the UI: the value on success, the error text on refusal.
+    pub async fn invoke(
+        &self,
+        command: &str,
+        args: serde_json::Value,
+    ) -> Result<serde_json::Value, String> {
+        const SCRIPT: &str = "const done = arguments[arguments.length - 1];\
+            window.__TAURI_INTERNALS__.invoke(arguments[0], arguments[1])\
+            .then((ok) => done({ ok }), (err) => done({ err: String(err) }));";
+        let outcome = self
+            .client
+            .execute_async(SCRIPT, vec![command.into(), args])
+            .await
+            .unwrap_or_else(|e| panic!("invoke {command}: {e}"));
+        match outcome.get("err") {
+            Some(err) => Err(err.as_str().unwrap_or_default().to_owned()),
+            None => Ok(outcome.get("ok").cloned().unwrap_or_default()),
+        }
+    }
+
+    pub async fn screenshot(&self, name: &str) {
+        match self.client.screenshot().await {
+            Ok(png) => std::fs::write(self.screenshots.join(format!("{name}.png")), png).unwrap(),
+            Err(e) => eprintln!("e2e: no screenshot {name}: {e}"),
+        }
+    }
+
+    pub async fn close(self) {
+        let _ = self.client.close().await;
+    }
+}
