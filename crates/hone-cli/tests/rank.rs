@@ -41,7 +41,8 @@ fn search_selects_and_explains() {
         .arg("search")
         .arg(skills())
         .arg("write a commit message for my staged changes")
-        .args(["--format", "json", "--top", "3", "--explain"]));
+        .args(["--format", "json", "--top", "3", "--explain"])
+        .args(["--ranker", "bm25"]));
     assert_eq!(code, 0);
     let json: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["selected"], "git-commit-messages");

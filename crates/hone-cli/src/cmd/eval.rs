@@ -9,6 +9,7 @@ use anstyle::{AnsiColor, Style};
 use hone_core::eval::report::{Comparison, METRIC_NAMES, MetricValues};
 use hone_core::eval::{self, Gate, Identities, Report, RunOptions, Suite, suite::suite_files};
 use hone_core::rank::RankerKind;
+use hone_core::rank::hybrid::default_kind;
 use serde::Serialize;
 
 use super::search::{LazyBar, build_ranker, open_library, parse_ranker, parse_threshold};
@@ -29,8 +30,9 @@ pub struct Args {
     /// Suite files or folders of suites.
     #[arg(value_name = "SUITE", required = true)]
     suites: Vec<PathBuf>,
-    #[arg(long, value_name = "RANKER", default_value = "bm25", value_parser = parse_ranker)]
-    ranker: RankerKind,
+    /// bm25, semantic or hybrid [default: hybrid where an embedding model is installed, else bm25].
+    #[arg(long, value_name = "RANKER", value_parser = parse_ranker)]
+    ranker: Option<RankerKind>,
     /// Confidence at which a match is selected [default: the ranker's].
     #[arg(long, value_name = "X", value_parser = parse_threshold)]
     threshold: Option<f32>,
@@ -105,7 +107,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let library = open_library(&args.library)?;
     let suites = eval::resolve_suites(&suites, &Identities::from_library(&library))?;
-    let ranker = build_ranker(args.ranker, &library, args.model.as_deref())?;
+    let kind = args
+        .ranker
+        .unwrap_or_else(|| default_kind(args.model.as_deref()));
+    let ranker = build_ranker(kind, &library, args.model.as_deref())?;
     let options = RunOptions {
         threshold: args.threshold.unwrap_or_else(|| ranker.default_threshold()),
         library: args.library.display().to_string(),

@@ -2,17 +2,14 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anstream::{eprintln, println};
 use anstyle::{AnsiColor, Style};
-use hone_core::embed::Embedder;
 use hone_core::library::{Filters, Library};
-use hone_core::rank::hybrid::HybridRanker;
-use hone_core::rank::semantic::SemanticRanker;
+use hone_core::rank::hybrid::default_kind;
 use hone_core::rank::{
-    Bm25Ranker, Explanation, Match, Ranker, RankerKind, RoutingDoc, RoutingField, selected,
+    self, Explanation, Match, Ranker, RankerKind, RoutingDoc, RoutingField, selected,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -32,8 +29,9 @@ pub struct Args {
     /// How many skills to list.
     #[arg(long, value_name = "N", default_value_t = 5)]
     top: usize,
-    #[arg(long, value_name = "RANKER", default_value = "bm25", value_parser = parse_ranker)]
-    ranker: RankerKind,
+    /// bm25, semantic or hybrid [default: hybrid where an embedding model is installed, else bm25].
+    #[arg(long, value_name = "RANKER", value_parser = parse_ranker)]
+    ranker: Option<RankerKind>,
     /// Confidence at which a match is selected [default: the ranker's].
     #[arg(long, value_name = "X", value_parser = parse_threshold)]
     threshold: Option<f32>,
@@ -83,24 +81,12 @@ pub(crate) fn build_ranker(
     library: &Library,
     model: Option<&Path>,
 ) -> anyhow::Result<Box<dyn Ranker>> {
-    let docs = RoutingDoc::from_library(library);
-    Ok(match kind {
-        RankerKind::Bm25 => Box::new(Bm25Ranker::new(docs)?),
-        RankerKind::Semantic => {
-            let embedder = Arc::new(Embedder::open_default(model)?);
-            let mut bar = LazyBar::new("embedding skills");
-            let ranker = SemanticRanker::new(embedder, docs, &mut |p| bar.update(p.done, p.total))?;
-            bar.finish();
-            Box::new(ranker)
-        }
-        RankerKind::Hybrid => {
-            let embedder = Arc::new(Embedder::open_default(model)?);
-            let mut bar = LazyBar::new("embedding skills");
-            let ranker = HybridRanker::new(embedder, docs, &mut |p| bar.update(p.done, p.total))?;
-            bar.finish();
-            Box::new(ranker)
-        }
-    })
+    let mut bar = LazyBar::new("embedding skills");
+    let ranker = rank::build(kind, RoutingDoc::from_library(library), model, &mut |p| {
+        bar.update(p.done, p.total)
+    })?;
+    bar.finish();
+    Ok(ranker)
 }
 
 /// A progress bar that appears only when work outlasts a moment, and only
@@ -168,14 +154,17 @@ struct MatchOutput<'a> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let library = open_library(&args.library)?;
-    let ranker = build_ranker(args.ranker, &library, args.model.as_deref())?;
+    let kind = args
+        .ranker
+        .unwrap_or_else(|| default_kind(args.model.as_deref()));
+    let ranker = build_ranker(kind, &library, args.model.as_deref())?;
     let threshold = args.threshold.unwrap_or_else(|| ranker.default_threshold());
     let matches = ranker.rank(&args.query, args.top)?;
     let chosen = selected(&matches, threshold).map(|m| m.id.as_str());
     if args.format == Format::Json {
         let output = SearchOutput {
             query: &args.query,
-            ranker: args.ranker,
+            ranker: kind,
             threshold,
             selected: chosen,
             matches: matches

@@ -312,6 +312,31 @@ pub trait Ranker: Send + Sync {
     fn default_threshold(&self) -> f32;
 }
 
+/// A ranker of `kind` over `docs`. The semantic and hybrid rankers load the
+/// embedding model (`model`, else `$HONE_MODEL`, else the installed default)
+/// and embed what the disk cache lacks, reporting `progress`; without a model
+/// they fail with a message that says how to install one.
+pub fn build(
+    kind: RankerKind,
+    docs: Vec<RoutingDoc>,
+    model: Option<&std::path::Path>,
+    progress: &mut dyn FnMut(crate::embed::EmbedProgress),
+) -> Result<Box<dyn Ranker>, RankError> {
+    use std::sync::Arc;
+    let embedder = || {
+        crate::embed::Embedder::open_default(model)
+            .map(Arc::new)
+            .map_err(|e| RankError::Model(e.to_string()))
+    };
+    Ok(match kind {
+        RankerKind::Bm25 => Box::new(Bm25Ranker::new(docs)?),
+        RankerKind::Semantic => {
+            Box::new(semantic::SemanticRanker::new(embedder()?, docs, progress)?)
+        }
+        RankerKind::Hybrid => Box::new(hybrid::HybridRanker::new(embedder()?, docs, progress)?),
+    })
+}
+
 /// The top match if it is selected at `threshold`.
 pub fn selected(matches: &[Match], threshold: f32) -> Option<&Match> {
     matches.first().filter(|m| m.confidence >= threshold)
