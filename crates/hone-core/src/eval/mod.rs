@@ -10,6 +10,7 @@
 //!
 //! The metrics and the report's JSON shape are documented in [`report`].
 
+pub mod edit;
 pub mod report;
 pub mod suite;
 

@@ -127,11 +127,16 @@ impl Suite {
                 "the suite has no `cases` list".into(),
             ));
         };
-        let Value::Seq(items) = &cases_node.value else {
-            return Err(error(
-                cases_node.span.start,
-                format!("`cases` must be a list, found {}", cases_node.kind()),
-            ));
+        // `cases:` with nothing after it is an empty suite, as `cases: []` is.
+        let items = match &cases_node.value {
+            Value::Seq(items) => items.as_slice(),
+            Value::Null => &[],
+            _ => {
+                return Err(error(
+                    cases_node.span.start,
+                    format!("`cases` must be a list, found {}", cases_node.kind()),
+                ));
+            }
         };
         let mut cases = Vec::with_capacity(items.len());
         for item in items {
