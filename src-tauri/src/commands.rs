@@ -18,6 +18,7 @@ use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, State, Window, WindowEvent};
 
 use crate::engine;
+use crate::routing::Routing;
 use crate::session::{Session, display};
 use crate::settings::{Settings, settings_file};
 use crate::views::{
@@ -30,7 +31,7 @@ pub const PREVIEW_SCHEME: &str = "hone-preview";
 /// Largest text resource the viewer opens, to keep the window responsive.
 const MAX_RESOURCE_BYTES: u64 = 2 * 1024 * 1024;
 
-type CommandResult<T> = Result<T, String>;
+pub(crate) type CommandResult<T> = Result<T, String>;
 
 pub struct AppState {
     session: Mutex<Arc<Session>>,
@@ -46,6 +47,10 @@ pub struct AppState {
     /// Token counts of each skill's resources, which live on disk and do not
     /// change as the author types; forgotten when the library is re-read.
     resource_tokens: Mutex<HashMap<PathBuf, Arc<HashMap<String, u64>>>>,
+    /// Rankers for the test-query panel and eval runs.
+    pub(crate) routing: Mutex<Routing>,
+    /// Held while a ranker is built, so two requests never build the same one.
+    pub(crate) ranker_build: Mutex<()>,
     started: Instant,
 }
 
@@ -65,11 +70,13 @@ impl AppState {
             preview_html: Mutex::default(),
             dirty: AtomicBool::new(false),
             resource_tokens: Mutex::default(),
+            routing: Mutex::default(),
+            ranker_build: Mutex::default(),
             started,
         }
     }
 
-    fn session(&self) -> Arc<Session> {
+    pub(crate) fn session(&self) -> Arc<Session> {
         lock(&self.session).clone()
     }
 
@@ -119,7 +126,7 @@ impl AppState {
 }
 
 /// A poisoned lock only means another command panicked; the data is still usable.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -145,7 +152,7 @@ fn bundled_library() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("skills")
 }
 
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> CommandResult<T> + Send + 'static,
 ) -> CommandResult<T> {
     tauri::async_runtime::spawn_blocking(work)
@@ -230,7 +237,7 @@ pub fn open_skill(state: State<'_, AppState>, path: String) -> CommandResult<Ski
 
 /// The skill at `path` with `text` as its content: the loaded skill when
 /// known (keeping its resources), else one built from the text alone.
-fn skill_with_text(session: &Session, path: &Path, text: String) -> Skill {
+pub(crate) fn skill_with_text(session: &Session, path: &Path, text: String) -> Skill {
     match session.skill_at(path) {
         Some(skill) => skill.with_text(text),
         None => {
@@ -363,7 +370,7 @@ pub fn save_skill(
 /// Re-reads the library and tells the window what changed: after a change on
 /// disk, and after this app's own folder operations (so the list is current
 /// before the watcher reports them).
-pub fn refresh(app: &AppHandle, changed: Vec<String>) -> CommandResult<()> {
+pub(crate) fn refresh(app: &AppHandle, changed: Vec<String>) -> CommandResult<()> {
     let state = app.state::<AppState>();
     let session = state.replace_session(state.session().reopen()?);
     state.send(AppEvent::LibraryChanged(LibraryChanged {

@@ -9,6 +9,9 @@
 
 mod commands;
 mod engine;
+mod packs;
+mod panel;
+mod routing;
 mod session;
 mod settings;
 mod views;
@@ -26,6 +29,7 @@ pub fn run() {
     let started = std::time::Instant::now();
     tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_opener::init())
         .setup(move |app| {
             let config_dir = app.path().app_config_dir().ok();
             app.manage(commands::AppState::new(config_dir, started));
@@ -53,6 +57,17 @@ pub fn run() {
             commands::subscribe,
             commands::set_dirty,
             commands::close_window,
+            panel::ranker_status,
+            panel::rank_query,
+            panel::list_suites,
+            panel::suite_cases,
+            panel::run_eval,
+            panel::edit_suite,
+            panel::create_suite,
+            panel::import_trigger_evals,
+            packs::export_pack,
+            packs::plan_import,
+            packs::import_pack,
         ])
         .run(tauri::generate_context!())
         .expect("the Hone window failed to start");
@@ -67,10 +82,10 @@ mod tests {
         let source = include_str!("lib.rs");
         let start = source.find("generate_handler![").unwrap();
         let end = start + source[start..].find(']').unwrap();
-        let mut handlers: Vec<&str> = source[start..end]
-            .split("commands::")
-            .skip(1)
-            .map(|s| s.trim().trim_end_matches(',').trim())
+        let mut handlers: Vec<&str> = source[start + "generate_handler![".len()..end]
+            .split(',')
+            .filter_map(|s| s.trim().rsplit("::").next())
+            .filter(|s| !s.is_empty())
             .collect();
         let mut names = super::command_names::COMMANDS.to_vec();
         handlers.sort();

@@ -4,6 +4,10 @@
 //! the wire); a change here is a change there.
 
 use hone_core::diagnostic::{Diagnostic, Severity};
+use hone_core::eval::{Case, Comparison, Report};
+use hone_core::pack::{ExportReport, PackFormat};
+use hone_core::rank::{Explanation, RankerKind, RoutingField};
+use hone_core::rules::Target;
 use hone_core::workspace::Stamp;
 use serde::{Deserialize, Serialize};
 
@@ -174,4 +178,149 @@ pub fn count(diagnostics: &[Diagnostic], severity: Severity) -> u32 {
         .iter()
         .filter(|d| d.severity == severity)
         .count() as u32
+}
+
+/// A ranking of the library for the test-query panel.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ranking {
+    pub ranker: RankerKind,
+    /// The ranker's own threshold (the panel's slider starts there).
+    pub default_threshold: f32,
+    pub results: Vec<RankedView>,
+    /// Where the open skill ranks, when a skill is open.
+    pub open: Option<OpenRank>,
+    /// Time the engine took to rank, in microseconds.
+    pub micros: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RankedView {
+    /// 1-based.
+    pub rank: usize,
+    pub id: String,
+    /// The skill's folder (the routing document's key).
+    pub key: String,
+    pub score: f32,
+    pub confidence: f32,
+    /// The routing fields, cut at the matched words.
+    pub fields: Vec<FieldText>,
+    pub explanation: Explanation,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldText {
+    pub field: RoutingField,
+    pub segments: Vec<Segment>,
+    /// The part of this field that contributed most to a semantic match.
+    pub strongest_part: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Segment {
+    pub text: String,
+    pub hit: bool,
+}
+
+/// The open skill's rank (1-based, within the top 50) with the editor's text
+/// and with the saved file.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenRank {
+    pub id: String,
+    pub now: Option<usize>,
+    pub saved: Option<usize>,
+    /// Whether unsaved edits change what the ranker sees.
+    pub edited: bool,
+}
+
+/// Whether a ranker can be used, and if not, what to do about it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RankerStatus {
+    pub kind: RankerKind,
+    pub available: bool,
+    pub note: Option<String>,
+}
+
+/// The editor's text of the open skill, for rankings that include unsaved edits.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenText {
+    pub path: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SuiteSummary {
+    pub path: String,
+    /// File name relative to the library's `evals/` folder.
+    pub label: String,
+    pub name: Option<String>,
+    pub cases: usize,
+    /// Why the file cannot be used, with its position.
+    pub error: Option<String>,
+    /// YAML suites can be edited in the app; trigger-eval JSON is read-only.
+    pub editable: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SuiteView {
+    pub path: String,
+    pub name: String,
+    pub editable: bool,
+    pub cases: Vec<Case>,
+}
+
+/// A change to one suite file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum SuiteEdit {
+    Add { case: Case },
+    Replace { index: usize, case: Case },
+    Remove { index: usize },
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EvalRun {
+    pub report: Report,
+    /// Against the previous run of the same suite and ranker in this session.
+    pub comparison: Option<Comparison>,
+    /// Whether unsaved edits of the open skill were part of the run.
+    pub with_edits: bool,
+}
+
+/// Which skills go into a pack.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportRequest {
+    /// Skill folders.
+    pub skills: Vec<String>,
+    pub format: PackFormat,
+    /// Whose validation gates the export.
+    pub target: Target,
+    pub output: String,
+    pub allow_errors: bool,
+}
+
+/// The result of an export: written, or refused for findings at error level.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ExportOutcome {
+    Written { report: ExportReport },
+    Blocked { skills: Vec<BlockedSkill> },
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BlockedSkill {
+    pub name: String,
+    /// Its `SKILL.md`, for the window to open.
+    pub path: String,
+    pub findings: Vec<Diagnostic>,
 }

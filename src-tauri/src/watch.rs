@@ -31,6 +31,17 @@ pub enum AppEvent {
     LibraryChanged(LibraryChanged),
     /// The user asked to close the window while it had unsaved edits.
     CloseRequested,
+    /// How far a long task has come (embedding a library, an eval run, an export).
+    Progress(Progress),
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Progress {
+    /// `embedding`, `eval` or `export`.
+    pub task: &'static str,
+    pub done: u64,
+    pub total: u64,
 }
 
 /// Watches the library roots for as long as it lives.

@@ -209,6 +209,21 @@ impl Harness {
             .count()
     }
 
+    /// Skills anywhere under the library (collections nest them).
+    pub fn skill_count_deep(&self) -> usize {
+        fn walk(dir: &Path) -> usize {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                return 0;
+            };
+            entries
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                .map(|e| usize::from(e.path().join("SKILL.md").is_file()) + walk(&e.path()))
+                .sum()
+        }
+        walk(self.library())
+    }
+
     /// Starts the app in a new window.
     pub async fn launch(&self) -> App {
         let mut capabilities = serde_json::Map::new();
@@ -368,6 +383,27 @@ impl App {
             .await
             .unwrap();
         field.send_keys(text).await.unwrap();
+    }
+
+    /// Chooses `value` in the `<select>` at `css`, as a user's pick would
+    /// (WebKitWebDriver cannot click native option lists).
+    pub async fn select(&self, css: &str, value: &str) {
+        self.wait_for(css).await;
+        let script = "const el = document.querySelector(arguments[0]);\
+            if (![...el.options].some((o) => o.value === arguments[1])) return false;\
+            el.value = arguments[1];\
+            el.dispatchEvent(new Event('change', { bubbles: true }));\
+            return true;";
+        let found = self
+            .client
+            .execute(script, vec![css.into(), value.into()])
+            .await
+            .unwrap();
+        assert_eq!(
+            found,
+            serde_json::Value::Bool(true),
+            "{css} has no option {value}"
+        );
     }
 
     pub async fn editor_text(&self) -> String {

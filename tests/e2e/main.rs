@@ -15,6 +15,7 @@
 
 mod harness;
 mod measure;
+mod tuning;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -157,9 +157,282 @@ export interface LibraryChanged {
   changed: string[];
 }
 
+export interface Progress {
+  task: 'embedding' | 'eval' | 'export';
+  done: number;
+  total: number;
+}
+
 export type AppEvent =
   | { kind: 'libraryChanged'; data: LibraryChanged }
-  | { kind: 'closeRequested' };
+  | { kind: 'closeRequested' }
+  | { kind: 'progress'; data: Progress };
+
+// ---- Ranking and evals (src-tauri/src/routing.rs, panel.rs; hone_core::rank, hone_core::eval)
+
+export type RankerKind = 'bm25' | 'semantic' | 'hybrid';
+export type RoutingField = 'name' | 'description' | 'when_to_use' | 'triggers';
+
+export interface TermMatch {
+  term: string;
+  query_range: { start: number; end: number };
+  token: string;
+  field: RoutingField;
+  term_frequency: number;
+  contribution: number;
+  highlights: { start: number; end: number }[];
+}
+
+export interface KeywordExplanation {
+  terms: TermMatch[];
+  unmatched: string[];
+  evidence: number;
+}
+
+export interface SemanticExplanation {
+  similarity: number;
+  parts: { field: RoutingField; range: { start: number; end: number }; contribution: number }[];
+}
+
+export interface HybridExplanation {
+  keyword: KeywordExplanation | null;
+  semantic: SemanticExplanation | null;
+  keyword_confidence: number;
+  token_match: number;
+  formula: string;
+}
+
+export type Explanation =
+  | ({ kind: 'keyword' } & KeywordExplanation)
+  | ({ kind: 'semantic' } & SemanticExplanation)
+  | ({ kind: 'hybrid' } & HybridExplanation);
+
+export interface Segment {
+  text: string;
+  hit: boolean;
+}
+
+export interface FieldText {
+  field: RoutingField;
+  segments: Segment[];
+  strongestPart: string | null;
+}
+
+export interface RankedView {
+  rank: number;
+  id: string;
+  key: string;
+  score: number;
+  confidence: number;
+  fields: FieldText[];
+  explanation: Explanation;
+}
+
+export interface OpenRank {
+  id: string;
+  now: number | null;
+  saved: number | null;
+  edited: boolean;
+}
+
+export interface Ranking {
+  ranker: RankerKind;
+  defaultThreshold: number;
+  results: RankedView[];
+  open: OpenRank | null;
+  micros: number;
+}
+
+export interface RankerStatus {
+  kind: RankerKind;
+  available: boolean;
+  note: string | null;
+}
+
+export interface OpenText {
+  path: string;
+  text: string;
+}
+
+/** hone_core::eval::Case */
+export interface Case {
+  query: string;
+  expect: string[] | null;
+  reject: string[];
+  kinds: string[];
+  line: number;
+}
+
+export interface SuiteSummary {
+  path: string;
+  label: string;
+  name: string | null;
+  cases: number;
+  error: string | null;
+  editable: boolean;
+}
+
+export interface SuiteView {
+  path: string;
+  name: string;
+  editable: boolean;
+  cases: Case[];
+}
+
+export type SuiteEdit =
+  | { kind: 'add'; case: Case }
+  | { kind: 'replace'; index: number; case: Case }
+  | { kind: 'remove'; index: number };
+
+/** hone_core::eval::MetricValues */
+export interface MetricValues {
+  cases: number;
+  positive_cases: number;
+  negative_cases: number;
+  p_at_1: number | null;
+  p_at_3: number | null;
+  recall_at_3: number | null;
+  hit_at_3: number | null;
+  hit_at_5: number | null;
+  mrr: number | null;
+  accuracy: number | null;
+  false_positive_rate: number | null;
+  latency_ms_p50: number | null;
+  latency_ms_p99: number | null;
+}
+
+export interface CaseReport {
+  suite: string;
+  line: number;
+  query: string;
+  kinds: string[];
+  expect: string[] | null;
+  reject: string[];
+  first_expected_rank: number | null;
+  top: { id: string; score: number; confidence: number }[];
+  selected: string[];
+  passed: boolean;
+  failure: string | null;
+  latency_ms: number;
+}
+
+/** hone_core::eval::Report (the `hone eval --format json` shape) */
+export interface Report {
+  suite: string;
+  library: string;
+  ranker: RankerKind;
+  threshold: number;
+  metrics: MetricValues & { by_kind: Record<string, MetricValues> };
+  cases: CaseReport[];
+}
+
+export interface CaseChange {
+  suite: string;
+  query: string;
+  old_passed: boolean;
+  new_passed: boolean;
+  old_rank: number | null;
+  new_rank: number | null;
+}
+
+export interface Comparison {
+  metrics: Record<string, { old: number | null; new: number | null; delta: number | null }>;
+  improved: CaseChange[];
+  regressed: CaseChange[];
+  only_old: number;
+  only_new: number;
+}
+
+export interface EvalRun {
+  report: Report;
+  comparison: Comparison | null;
+  withEdits: boolean;
+}
+
+export const rankerStatus = () => invoke<RankerStatus[]>('ranker_status');
+
+export const rankQuery = (query: string, ranker: RankerKind, top: number, open: OpenText | null) =>
+  invoke<Ranking>('rank_query', { query, ranker, top, open });
+
+export const listSuites = () => invoke<SuiteSummary[]>('list_suites');
+
+export const suiteCases = (path: string) => invoke<SuiteView>('suite_cases', { path });
+
+export const runEval = (path: string, ranker: RankerKind, threshold: number | null, open: OpenText | null) =>
+  invoke<EvalRun>('run_eval', { path, ranker, threshold, open });
+
+export const editSuite = (path: string, edit: SuiteEdit) => invoke<SuiteView>('edit_suite', { path, edit });
+
+export const createSuite = (name: string) => invoke<string>('create_suite', { name });
+
+export const importTriggerEvals = (file: string, skill: string, suite: string) =>
+  invoke<SuiteView>('import_trigger_evals', { file, skill, suite });
+
+// ---- Packs (src-tauri/src/packs.rs; hone_core::pack)
+
+export type PackFormat = 'zip' | 'skill';
+export type Target = 'agentskills' | 'claude-code' | 'claude-api' | 'all';
+
+export interface ExportRequest {
+  skills: string[];
+  format: PackFormat;
+  target: Target;
+  output: string;
+  allowErrors: boolean;
+}
+
+export interface ExportReport {
+  path: string | null;
+  format: PackFormat;
+  name: string;
+  version: string;
+  manifest: boolean;
+  skills: { name: string; dir: string; files: number; bytes: number }[];
+  entries: number;
+  size: number;
+  sha256: string;
+}
+
+export interface BlockedSkill {
+  name: string;
+  path: string;
+  findings: Diagnostic[];
+}
+
+export type ExportOutcome =
+  | { kind: 'written'; report: ExportReport }
+  | { kind: 'blocked'; skills: BlockedSkill[] };
+
+export interface PlannedSkill {
+  name: string;
+  destination: string;
+  action: 'add' | 'replace';
+  files: number;
+  bytes: number;
+  findings: Diagnostic[];
+}
+
+export interface ImportPlan {
+  pack: string;
+  destination: string;
+  skills: PlannedSkill[];
+  problems: { kind: string; entry: string | null; message: string }[];
+  ready: boolean;
+}
+
+export interface ImportReport {
+  pack: string;
+  destination: string;
+  skills: PlannedSkill[];
+}
+
+export const exportPack = (request: ExportRequest) => invoke<ExportOutcome>('export_pack', { request });
+
+export const planImport = (pack: string, destination: string) =>
+  invoke<ImportPlan>('plan_import', { pack, destination });
+
+export const importPack = (pack: string, destination: string, replace: boolean) =>
+  invoke<ImportReport>('import_pack', { pack, destination, replace });
 
 export const startup = () => invoke<Startup>('startup');
 

@@ -1,0 +1,205 @@
+//! Commands of the export and import dialogs: thin calls of the engine's
+//! pack module, which does the reproducible zipping, the verification and the
+//! safe unzip (`hone pack` / `hone unpack` run the same code).
+//!
+//! The pack file and the import destination are chosen by the user, outside
+//! the library, so they cannot be confined like other paths. Instead these
+//! commands write only what they are for: an export writes a new `.zip` or
+//! `.skill` file (or replaces one), and an import writes only into an opened
+//! library root or into an empty (or new) folder.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use hone_core::pack::{self, ExportOptions, ImportOptions, ImportPlan, ImportReport, PackError};
+use hone_core::rules::Target;
+use hone_core::skill::SKILL_FILE;
+use tauri::{AppHandle, Manager};
+
+use crate::commands::{AppState, CommandResult, blocking, refresh};
+use crate::session::display;
+use crate::views::{BlockedSkill, ExportOutcome, ExportRequest};
+use crate::watch::{AppEvent, Progress};
+
+#[tauri::command]
+pub async fn export_pack(app: AppHandle, request: ExportRequest) -> CommandResult<ExportOutcome> {
+    blocking(move || {
+        let state = app.state::<AppState>();
+        let session = state.session();
+        if request.skills.is_empty() {
+            return Err("choose at least one skill to export".into());
+        }
+        let inputs = request
+            .skills
+            .iter()
+            .map(|dir| session.confine(dir))
+            .collect::<CommandResult<Vec<PathBuf>>>()?;
+        let output = export_path(&request.output, request.format)?;
+        let options = ExportOptions {
+            target: request.target,
+            format: request.format,
+            allow_errors: request.allow_errors,
+            ..ExportOptions::default()
+        };
+        let last_sent = std::sync::Mutex::new(Instant::now());
+        let progress = |p: pack::ExportProgress| {
+            let mut last = last_sent.lock().unwrap_or_else(|e| e.into_inner());
+            if p.files_done == p.files_total || last.elapsed() > Duration::from_millis(50) {
+                *last = Instant::now();
+                state.send(AppEvent::Progress(Progress {
+                    task: "export",
+                    done: p.bytes_done,
+                    total: p.bytes_total,
+                }));
+            }
+        };
+        match pack::export(&inputs, &output, &options, &progress) {
+            Ok(report) => Ok(ExportOutcome::Written { report }),
+            Err(PackError::Blocked(skills)) => Ok(ExportOutcome::Blocked {
+                skills: skills
+                    .into_iter()
+                    .map(|s| BlockedSkill {
+                        name: s.name,
+                        path: display(&s.dir.join(SKILL_FILE)),
+                        findings: s.findings,
+                    })
+                    .collect(),
+            }),
+            Err(e) => Err(e.to_string()),
+        }
+    })
+    .await
+}
+
+/// What importing `pack` into `destination` would add and replace.
+#[tauri::command]
+pub async fn plan_import(
+    app: AppHandle,
+    pack: String,
+    destination: String,
+) -> CommandResult<ImportPlan> {
+    blocking(move || {
+        let destination = import_destination(&app, &destination)?;
+        pack::plan_import(Path::new(&pack), &destination, &import_options(false))
+            .map_err(|e| e.to_string())
+    })
+    .await
+}
+
+/// Imports `pack` into `destination`, replacing existing skills only with
+/// `replace`; the library is re-read when the destination is one of its roots.
+#[tauri::command]
+pub async fn import_pack(
+    app: AppHandle,
+    pack: String,
+    destination: String,
+    replace: bool,
+) -> CommandResult<ImportReport> {
+    blocking(move || {
+        let destination = import_destination(&app, &destination)?;
+        let report = pack::import(Path::new(&pack), &destination, &import_options(replace))
+            .map_err(|e| e.to_string())?;
+        let session = app.state::<AppState>().session();
+        if session.roots().any(|root| root == destination) {
+            let changed = report
+                .skills
+                .iter()
+                .map(|s| display(&s.destination.join(SKILL_FILE)))
+                .collect();
+            refresh(&app, changed)?;
+        }
+        Ok(report)
+    })
+    .await
+}
+
+fn import_options(force: bool) -> ImportOptions {
+    ImportOptions {
+        target: Target::All,
+        force,
+        ..ImportOptions::default()
+    }
+}
+
+/// The pack file to write: a path ending in the format's extension whose
+/// folder exists; an existing file is replaced only if it is a pack too.
+fn export_path(output: &str, format: pack::PackFormat) -> CommandResult<PathBuf> {
+    let path = PathBuf::from(output.trim());
+    let extension = format.extension();
+    if !path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case(extension))
+    {
+        return Err(format!("the pack file must end in .{extension}"));
+    }
+    if !path.is_absolute() {
+        return Err("choose where to save the pack".into());
+    }
+    if path.is_dir() {
+        return Err(format!("{} is a folder", path.display()));
+    }
+    match path.parent() {
+        Some(parent) if parent.is_dir() => Ok(path),
+        _ => Err(format!("the folder of {} does not exist", path.display())),
+    }
+}
+
+/// An opened library root, or a folder that is empty or does not exist yet.
+fn import_destination(app: &AppHandle, destination: &str) -> CommandResult<PathBuf> {
+    let path = PathBuf::from(destination.trim());
+    if !path.is_absolute() {
+        return Err("choose a folder to import into".into());
+    }
+    let session = app.state::<AppState>().session();
+    if let Ok(canonical) = path.canonicalize()
+        && session.roots().any(|root| root == canonical)
+    {
+        return Ok(canonical);
+    }
+    import_target_is_free(&path)?;
+    Ok(path)
+}
+
+fn import_target_is_free(path: &Path) -> CommandResult<()> {
+    match std::fs::read_dir(path).map(|mut entries| entries.next().is_none()) {
+        Ok(false) => Err(format!(
+            "{} is neither an opened library nor an empty folder",
+            path.display()
+        )),
+        Ok(true) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exports_write_only_pack_files_into_existing_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let ok = dir.path().join("pack.zip");
+        assert_eq!(
+            export_path(&display(&ok), pack::PackFormat::Zip).unwrap(),
+            ok
+        );
+        for bad in [
+            display(&dir.path().join(".bashrc")),
+            display(&dir.path().join("missing/pack.zip")),
+            "pack.zip".to_owned(),
+        ] {
+            assert!(export_path(&bad, pack::PackFormat::Zip).is_err(), "{bad}");
+        }
+        assert!(export_path(&display(&ok), pack::PackFormat::Skill).is_err());
+    }
+
+    #[test]
+    fn imports_go_only_into_empty_or_new_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(import_target_is_free(dir.path()).is_ok());
+        assert!(import_target_is_free(&dir.path().join("new")).is_ok());
+        std::fs::write(dir.path().join("file"), "x").unwrap();
+        assert!(import_target_is_free(dir.path()).is_err());
+    }
+}

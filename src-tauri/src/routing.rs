@@ -1,0 +1,491 @@
+//! The test-query panel and eval runs: the engine's rankers over the opened
+//! library, kept in step with the disk and with the editor's unsaved text.
+//!
+//! Rankers are built once per kind and then updated incrementally: when the
+//! library is re-read, only the skills whose routing metadata changed are
+//! re-indexed; when the author types, the open skill's edited metadata
+//! replaces its saved version in every ranker (the "overlay"), so rankings
+//! and eval runs answer "what would this edit do" before anything is saved.
+//! Building a semantic ranker embeds the library the first time (minutes for
+//! thousands of skills); it happens outside the lock, with progress events,
+//! so keyword ranking stays responsive meanwhile.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use hone_core::embed::EmbedProgress;
+use hone_core::eval::{self, Comparison, Identities, Report, RunOptions, Suite};
+use hone_core::rank::{self, Ranker, RankerKind, RoutingDoc, RoutingField};
+
+use crate::session::Session;
+use crate::views::{FieldText, OpenRank, RankedView, Ranking, Segment};
+
+/// How deep a ranking looks for the open skill's rank.
+const OPEN_RANK_DEPTH: usize = 50;
+
+/// One ranker and the edited document it holds in place of the saved one.
+struct Live {
+    ranker: Box<dyn Ranker>,
+    overlay: Option<RoutingDoc>,
+}
+
+#[derive(Default)]
+pub struct Routing {
+    /// The session the documents below come from.
+    session: Option<Arc<Session>>,
+    /// Routing metadata of every skill as on disk, by key.
+    disk: HashMap<String, RoutingDoc>,
+    rankers: HashMap<RankerKind, Live>,
+    /// The last run of each suite with each ranker, for "what changed".
+    last_runs: HashMap<(PathBuf, RankerKind), Report>,
+}
+
+impl Routing {
+    /// The documents a new ranker starts from, for the current session.
+    pub fn snapshot(&mut self, session: &Arc<Session>) -> Vec<RoutingDoc> {
+        self.sync(session);
+        let mut docs: Vec<RoutingDoc> = self.disk.values().cloned().collect();
+        docs.sort_by(|a, b| a.key.cmp(&b.key));
+        docs
+    }
+
+    pub fn has(&self, kind: RankerKind) -> bool {
+        self.rankers.contains_key(&kind)
+    }
+
+    /// Adds a ranker built from [`Routing::snapshot`] (possibly of an older
+    /// session: the next use brings it up to date).
+    pub fn insert(&mut self, ranker: Box<dyn Ranker>, built_from: Vec<RoutingDoc>) {
+        let mut live = Live {
+            ranker,
+            overlay: None,
+        };
+        // Catch up with changes made while it was being built.
+        let built: HashMap<String, RoutingDoc> =
+            built_from.into_iter().map(|d| (d.key.clone(), d)).collect();
+        for (key, doc) in &self.disk {
+            if built.get(key) != Some(doc) {
+                let _ = live.ranker.upsert(doc.clone());
+            }
+        }
+        for key in built.keys().filter(|k| !self.disk.contains_key(*k)) {
+            let _ = live.ranker.remove(key);
+        }
+        self.rankers.insert(live.ranker.kind(), live);
+    }
+
+    /// Brings every ranker up to date with `session`'s library, re-indexing
+    /// only the skills whose routing metadata changed.
+    fn sync(&mut self, session: &Arc<Session>) {
+        if self
+            .session
+            .as_ref()
+            .is_some_and(|s| Arc::ptr_eq(s, session))
+        {
+            return;
+        }
+        let fresh: HashMap<String, RoutingDoc> = RoutingDoc::from_library(session.library())
+            .into_iter()
+            .map(|d| (d.key.clone(), d))
+            .collect();
+        for live in self.rankers.values_mut() {
+            // The overlay is re-applied by the next request.
+            if let Some(edited) = live.overlay.take() {
+                restore(live.ranker.as_mut(), &self.disk, &edited.key);
+            }
+            for (key, doc) in &fresh {
+                if self.disk.get(key) != Some(doc) {
+                    let _ = live.ranker.upsert(doc.clone());
+                }
+            }
+            for key in self.disk.keys().filter(|k| !fresh.contains_key(*k)) {
+                let _ = live.ranker.remove(key);
+            }
+        }
+        self.disk = fresh;
+        self.session = Some(session.clone());
+    }
+
+    /// The ranker of `kind` with `edited` (the open skill's metadata as
+    /// typed) in place of its saved version.
+    fn prepare(
+        &mut self,
+        session: &Arc<Session>,
+        kind: RankerKind,
+        edited: Option<&RoutingDoc>,
+    ) -> Result<(), String> {
+        self.sync(session);
+        let disk = &self.disk;
+        let live = self
+            .rankers
+            .get_mut(&kind)
+            .ok_or_else(|| format!("the {kind} ranker is not ready"))?;
+        let wanted = edited.filter(|doc| disk.get(&doc.key) != Some(*doc));
+        if live.overlay.as_ref() != wanted {
+            if let Some(old) = live.overlay.take() {
+                restore(live.ranker.as_mut(), disk, &old.key);
+            }
+            if let Some(doc) = wanted {
+                live.ranker.upsert(doc.clone()).map_err(|e| e.to_string())?;
+                live.overlay = Some(doc.clone());
+            }
+        }
+        Ok(())
+    }
+
+    /// Ranks `query`, and says where the open skill stands with its edits and
+    /// without them.
+    pub fn rank(
+        &mut self,
+        session: &Arc<Session>,
+        kind: RankerKind,
+        query: &str,
+        top: usize,
+        open: Option<&RoutingDoc>,
+    ) -> Result<Ranking, String> {
+        let started = Instant::now();
+        self.prepare(session, kind, open)?;
+        let live = self.rankers.get_mut(&kind).expect("prepared");
+        let matches = live
+            .ranker
+            .rank(query, top.max(OPEN_RANK_DEPTH))
+            .map_err(|e| e.to_string())?;
+        let micros = started.elapsed().as_micros() as u64;
+        let open_rank = match open {
+            Some(doc) => {
+                let now = position(&matches, &doc.key);
+                let saved = match live.overlay.clone() {
+                    // The edit changes nothing the ranker sees.
+                    None => now,
+                    Some(edited) => {
+                        restore(live.ranker.as_mut(), &self.disk, &edited.key);
+                        let before = live.ranker.rank(query, OPEN_RANK_DEPTH);
+                        let _ = live.ranker.upsert(edited);
+                        before.ok().and_then(|m| position(&m, &doc.key))
+                    }
+                };
+                Some(OpenRank {
+                    id: doc.id.clone(),
+                    now,
+                    saved,
+                    edited: live.overlay.is_some(),
+                })
+            }
+            None => None,
+        };
+        let threshold = live.ranker.default_threshold();
+        let docs: HashMap<&str, &RoutingDoc> = self
+            .disk
+            .iter()
+            .map(|(k, d)| (k.as_str(), d))
+            .chain(live.overlay.iter().map(|d| (d.key.as_str(), d)))
+            .collect();
+        let results = matches
+            .into_iter()
+            .take(top)
+            .enumerate()
+            .map(|(i, m)| {
+                let doc = docs.get(m.key.as_str()).copied();
+                ranked_view(i + 1, m, doc)
+            })
+            .collect();
+        Ok(Ranking {
+            ranker: kind,
+            default_threshold: threshold,
+            results,
+            open: open_rank,
+            micros,
+        })
+    }
+
+    /// Runs `suite` (resolved against the library) with the edits in place
+    /// and compares it with the previous run of the same suite and ranker.
+    pub fn run_eval(
+        &mut self,
+        session: &Arc<Session>,
+        kind: RankerKind,
+        suite_path: &Path,
+        threshold: Option<f32>,
+        open: Option<&RoutingDoc>,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<(Report, Option<Comparison>), String> {
+        let suite = Suite::load(suite_path).map_err(|e| e.to_string())?;
+        let identities = Identities::from_library(session.library());
+        let suites = eval::resolve_suites(&[suite], &identities).map_err(|e| e.to_string())?;
+        self.prepare(session, kind, open)?;
+        let live = &self.rankers[&kind];
+        let options = RunOptions {
+            threshold: threshold.unwrap_or_else(|| live.ranker.default_threshold()),
+            library: session
+                .project_root()
+                .map(crate::session::display)
+                .unwrap_or_default(),
+        };
+        let report = eval::run(live.ranker.as_ref(), &suites, &options, progress);
+        let key = (suite_path.to_path_buf(), kind);
+        let comparison = self
+            .last_runs
+            .get(&key)
+            .map(|old| Comparison::new(old, &report));
+        self.last_runs.insert(key, report.clone());
+        Ok((report, comparison))
+    }
+}
+
+/// Builds a ranker of `kind`: the expensive part, done without the lock.
+pub fn build(
+    kind: RankerKind,
+    docs: Vec<RoutingDoc>,
+    progress: &mut dyn FnMut(EmbedProgress),
+) -> Result<Box<dyn Ranker>, String> {
+    rank::build(kind, docs, None, progress).map_err(|e| match e {
+        rank::RankError::Model(message) => message,
+        other => other.to_string(),
+    })
+}
+
+/// Puts the saved version of `key` back (or removes a skill that has none).
+fn restore(ranker: &mut dyn Ranker, disk: &HashMap<String, RoutingDoc>, key: &str) {
+    let _ = match disk.get(key) {
+        Some(doc) => ranker.upsert(doc.clone()),
+        None => ranker.remove(key).map(|_| ()),
+    };
+}
+
+fn position(matches: &[rank::Match], key: &str) -> Option<usize> {
+    matches.iter().position(|m| m.key == key).map(|i| i + 1)
+}
+
+fn ranked_view(rank: usize, m: rank::Match, doc: Option<&RoutingDoc>) -> RankedView {
+    let fields = doc.map_or_else(Vec::new, |doc| field_texts(doc, &m.explanation));
+    RankedView {
+        rank,
+        id: m.id,
+        key: m.key,
+        score: m.score,
+        confidence: m.confidence,
+        fields,
+        explanation: m.explanation,
+    }
+}
+
+/// The routing fields of `doc`, cut into plain and highlighted segments at
+/// the byte ranges the explanation names (the window cannot index UTF-8).
+fn field_texts(doc: &RoutingDoc, explanation: &rank::Explanation) -> Vec<FieldText> {
+    let keyword = match explanation {
+        rank::Explanation::Keyword(k) => Some(k),
+        rank::Explanation::Hybrid(h) => h.keyword.as_ref(),
+        rank::Explanation::Semantic(_) => None,
+    };
+    let semantic = match explanation {
+        rank::Explanation::Semantic(s) => Some(s),
+        rank::Explanation::Hybrid(h) => h.semantic.as_ref(),
+        rank::Explanation::Keyword(_) => None,
+    };
+    let strongest_part = semantic.and_then(|s| s.parts.first());
+    [
+        RoutingField::Name,
+        RoutingField::Description,
+        RoutingField::WhenToUse,
+        RoutingField::Triggers,
+    ]
+    .into_iter()
+    .filter_map(|field| {
+        let text = doc.field_text(field);
+        if text.is_empty() {
+            return None;
+        }
+        let mut ranges: Vec<std::ops::Range<usize>> = keyword
+            .into_iter()
+            .flat_map(|k| &k.terms)
+            .filter(|t| t.field == field)
+            .flat_map(|t| t.highlights.iter().cloned())
+            .collect();
+        let part = strongest_part
+            .filter(|p| p.field == field)
+            .map(|p| p.range.clone());
+        ranges.sort_by_key(|r| r.start);
+        Some(FieldText {
+            field,
+            segments: segments(&text, &ranges),
+            strongest_part: part.and_then(|r| text.get(r).map(str::to_owned)),
+        })
+    })
+    .collect()
+}
+
+/// `text` split at `ranges` (sorted; overlaps merged; ranges off a char
+/// boundary are ignored).
+fn segments(text: &str, ranges: &[std::ops::Range<usize>]) -> Vec<Segment> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for range in ranges {
+        let start = range.start.max(at);
+        let end = range.end.min(text.len());
+        if start >= end || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+            continue;
+        }
+        if start > at {
+            out.push(Segment {
+                text: text[at..start].to_owned(),
+                hit: false,
+            });
+        }
+        out.push(Segment {
+            text: text[start..end].to_owned(),
+            hit: true,
+        });
+        at = end;
+    }
+    if at < text.len() {
+        out.push(Segment {
+            text: text[at..].to_owned(),
+            hit: false,
+        });
+    }
+    out
+}
+
+/// The suite files of the opened library: `evals/*.yaml|yml|json` under each
+/// root, and one level of sub-folders (e.g. `evals/trigger-evals/*.json`).
+pub fn suite_files(session: &Session) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for root in session.roots() {
+        let evals = root.join("evals");
+        if !evals.is_dir() {
+            continue;
+        }
+        files.extend(eval::suite::suite_files(&evals).unwrap_or_default());
+        let mut subdirs: Vec<PathBuf> = std::fs::read_dir(&evals)
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        subdirs.sort();
+        for dir in subdirs {
+            files.extend(eval::suite::suite_files(&dir).unwrap_or_default());
+        }
+    }
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn library() -> (tempfile::TempDir, Arc<Session>) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        for (name, description) in [
+            (
+                "pdf-forms",
+                "Fill PDF forms. Use when the user has a PDF form to fill.",
+            ),
+            (
+                "spreadsheets",
+                "Edit Excel spreadsheets. Use when a .xlsx file is mentioned.",
+            ),
+        ] {
+            fs::create_dir(root.join(name)).unwrap();
+            fs::write(
+                root.join(name).join("SKILL.md"),
+                format!("---\nname: {name}\ndescription: {description}\n---\nBody\n"),
+            )
+            .unwrap();
+        }
+        let session = Arc::new(Session::open(&root, None).unwrap());
+        (dir, session)
+    }
+
+    fn routing(session: &Arc<Session>) -> Routing {
+        let mut routing = Routing::default();
+        let docs = routing.snapshot(session);
+        let ranker = build(RankerKind::Bm25, docs.clone(), &mut |_| {}).unwrap();
+        routing.insert(ranker, docs);
+        routing
+    }
+
+    #[test]
+    fn unsaved_edits_move_the_open_skill_and_report_both_ranks() {
+        let (_dir, session) = library();
+        let mut routing = routing(&session);
+        let query = "fill in the tax form in this pdf";
+        let ranking = routing
+            .rank(&session, RankerKind::Bm25, query, 5, None)
+            .unwrap();
+        assert_eq!(ranking.results[0].id, "pdf-forms");
+        assert!(
+            ranking.results[0]
+                .fields
+                .iter()
+                .any(|f| f.segments.iter().any(|s| s.hit))
+        );
+
+        let mut edited = RoutingDoc::from_library(session.library())
+            .into_iter()
+            .find(|d| d.id == "spreadsheets")
+            .unwrap();
+        edited.description = "Fill tax forms in PDF files and spreadsheets.".into();
+        let ranking = routing
+            .rank(&session, RankerKind::Bm25, query, 5, Some(&edited))
+            .unwrap();
+        let open = ranking.open.unwrap();
+        assert!(open.edited);
+        assert_eq!(open.now, Some(1), "{:?}", ranking.results);
+        // Saved, it shares no word with the request.
+        assert_eq!(open.saved, None);
+
+        // Without the overlay the saved text ranks again.
+        let ranking = routing
+            .rank(&session, RankerKind::Bm25, query, 5, None)
+            .unwrap();
+        assert_eq!(ranking.results[0].id, "pdf-forms");
+    }
+
+    #[test]
+    fn eval_runs_compare_with_the_previous_run() {
+        let (dir, session) = library();
+        let suite = dir.path().join("suite.yaml");
+        fs::write(
+            &suite,
+            "name: s\ncases:\n  - query: fill the pdf form\n    expect: [pdf-forms]\n  - query: edit my xlsx\n    expect: [spreadsheets]\n",
+        )
+        .unwrap();
+        let mut routing = routing(&session);
+        let (first, comparison) = routing
+            .run_eval(
+                &session,
+                RankerKind::Bm25,
+                &suite,
+                None,
+                None,
+                &mut |_, _| {},
+            )
+            .unwrap();
+        assert!(comparison.is_none());
+        assert_eq!(first.metrics.overall.p_at_1, Some(1.0));
+        let (_, comparison) = routing
+            .run_eval(
+                &session,
+                RankerKind::Bm25,
+                &suite,
+                None,
+                None,
+                &mut |_, _| {},
+            )
+            .unwrap();
+        assert!(comparison.is_some());
+    }
+
+    #[test]
+    fn segments_split_at_highlights() {
+        let parts = segments("Fill PDF forms", &[5..8, 6..7, 20..30]);
+        let texts: Vec<(&str, bool)> = parts.iter().map(|s| (s.text.as_str(), s.hit)).collect();
+        assert_eq!(texts, [("Fill ", false), ("PDF", true), (" forms", false)]);
+    }
+}
