@@ -320,7 +320,7 @@ pub fn preview(
 /// that allows no script, no network and no plug-in, whatever the HTML says.
 pub fn preview_response(app: &AppHandle) -> tauri::http::Response<Vec<u8>> {
     let body = lock(&app.state::<AppState>().preview_html).1.clone();
-    let policy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+    let policy = "default-src 'none'; style-src 'unsafe-inline'; img-src data: hone-resource:";
     let page = format!(
         "<!doctype html><html><head><meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" content=\"{policy}\"><style>{}</style></head><body>{body}</body></html>",
         engine::PREVIEW_STYLE
@@ -330,6 +330,61 @@ pub fn preview_response(app: &AppHandle) -> tauri::http::Response<Vec<u8>> {
         .header("Content-Security-Policy", policy)
         .body(page.into_bytes())
         .expect("static headers are valid")
+}
+
+/// A file of the opened library for the preview frame: images shown in the
+/// body, and links to resources opened in the frame. Only confined files are
+/// served, text always as plain text, never as a page that could run.
+pub fn resource_response(
+    app: &AppHandle,
+    request: &tauri::http::Request<Vec<u8>>,
+) -> tauri::http::Response<Vec<u8>> {
+    let response = |status: u16, content_type: &str, body: Vec<u8>| {
+        tauri::http::Response::builder()
+            .status(status)
+            .header("Content-Type", content_type)
+            .header(
+                "Content-Security-Policy",
+                "sandbox; default-src 'none'; style-src 'unsafe-inline'",
+            )
+            .header("X-Content-Type-Options", "nosniff")
+            .body(body)
+            .expect("static headers are valid")
+    };
+    let url = request.uri().to_string();
+    let served = hone_core::render::resource_path(&url, hone_core::render::RESOURCE_BASE)
+        .ok_or_else(|| format!("not a resource address: {url}"))
+        .and_then(|path| app.state::<AppState>().session().confine(&display(&path)))
+        .and_then(|path| {
+            let size = std::fs::metadata(&path).map_err(|e| e.to_string())?.len();
+            if size > MAX_RESOURCE_BYTES {
+                return Err(format!("{} is too large to show", path.display()));
+            }
+            let bytes = std::fs::read(&path).map_err(|e| e.to_string())?;
+            Ok((resource_type(&path, &bytes), bytes))
+        });
+    match served {
+        Ok((content_type, bytes)) => response(200, content_type, bytes),
+        Err(message) => response(404, "text/plain; charset=utf-8", message.into_bytes()),
+    }
+}
+
+/// The content type a resource is served as: images by their extension,
+/// anything else as plain text (or bytes when it is not UTF-8).
+fn resource_type(path: &Path, bytes: &[u8]) -> &'static str {
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match extension.as_deref() {
+        Some("png") => "image/png",
+        Some("jpg" | "jpeg") => "image/jpeg",
+        Some("gif") => "image/gif",
+        Some("webp") => "image/webp",
+        Some("svg") => "image/svg+xml",
+        _ if std::str::from_utf8(bytes).is_ok() => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
 }
 
 #[tauri::command]
@@ -475,6 +530,20 @@ pub fn on_window_event(window: &Window, event: &WindowEvent) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn resources_are_served_as_images_or_plain_text() {
+        let page = Path::new("notes.html");
+        assert_eq!(
+            resource_type(page, b"<script>"),
+            "text/plain; charset=utf-8"
+        );
+        assert_eq!(resource_type(Path::new("a.PNG"), &[0x89]), "image/png");
+        assert_eq!(
+            resource_type(Path::new("blob"), &[0xff, 0xfe, 0xfd]),
+            "application/octet-stream"
+        );
+    }
 
     #[test]
     fn the_bundled_library_exists() {

@@ -38,6 +38,9 @@ pub fn run() {
         .register_uri_scheme_protocol(commands::PREVIEW_SCHEME, |ctx, _request| {
             commands::preview_response(ctx.app_handle())
         })
+        .register_uri_scheme_protocol("hone-resource", |ctx, request| {
+            commands::resource_response(ctx.app_handle(), &request)
+        })
         .on_window_event(commands::on_window_event)
         .invoke_handler(tauri::generate_handler![
             commands::startup,

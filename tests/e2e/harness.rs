@@ -283,6 +283,20 @@ impl App {
         }
     }
 
+    /// Waits for `css` to match an element that is shown (not in a hidden tab).
+    pub async fn wait_for_visible(&self, css: &str) -> Element {
+        let deadline = Instant::now() + STEP_TIMEOUT;
+        loop {
+            if let Some(element) = self.find(css).await
+                && element.is_displayed().await.unwrap_or(false)
+            {
+                return element;
+            }
+            self.fail_after(deadline, &format!("`{css}` to be shown"))
+                .await;
+        }
+    }
+
     /// Waits up to `timeout` for `css` to match something whose text contains `needle`.
     pub async fn wait_for_text_within(&self, css: &str, needle: &str, timeout: Duration) {
         let deadline = Instant::now() + timeout;
@@ -340,7 +354,7 @@ impl App {
     }
 
     pub async fn click(&self, css: &str) {
-        self.wait_for(css)
+        self.wait_for_visible(css)
             .await
             .click()
             .await
@@ -374,7 +388,7 @@ impl App {
     }
 
     pub async fn clear_and_type(&self, css: &str, text: &str) {
-        let field = self.wait_for(css).await;
+        let field = self.wait_for_visible(css).await;
         field.click().await.unwrap();
         let select_all = format!("{}a{}", char::from(Key::Control), char::from(Key::Control));
         field.send_keys(&select_all).await.unwrap();
@@ -437,6 +451,33 @@ impl App {
             Some(err) => Err(err.as_str().unwrap_or_default().to_owned()),
             None => Ok(outcome.get("ok").cloned().unwrap_or_default()),
         }
+    }
+
+    /// The natural width of the first image in the preview frame, once it has
+    /// loaded (0 if it never does).
+    pub async fn preview_image_width(&self) -> u64 {
+        let started = Instant::now();
+        while started.elapsed() < STEP_TIMEOUT {
+            let frame = self.wait_for("[data-testid=preview-frame]").await;
+            if frame.enter_frame().await.is_ok() {
+                let width = self
+                    .client
+                    .execute(
+                        "const img = document.querySelector('img'); return img && img.complete ? img.naturalWidth : 0;",
+                        vec![],
+                    )
+                    .await
+                    .ok()
+                    .and_then(|v| v.as_u64())
+                    .unwrap_or(0);
+                self.client.enter_parent_frame().await.unwrap();
+                if width > 0 {
+                    return width;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        0
     }
 
     pub async fn screenshot(&self, name: &str) {

@@ -22,7 +22,14 @@ use std::time::{Duration, Instant};
 
 use harness::Harness;
 
-const SAMPLE: &str = "---\nname: e2e-sample\ndescription: Formats calendar dates for reports. Use when a date appears in a report.\nlicense: Apache-2.0\n---\n\n# Dates\n\nWrite dates as YYYY-MM-DD.\n";
+const SAMPLE: &str = "---\nname: e2e-sample\ndescription: Formats calendar dates for reports. Use when a date appears in a report.\nlicense: Apache-2.0\n---\n\n# Dates\n\n![A dot](assets/dot.png)\n\nWrite dates as YYYY-MM-DD.\n";
+
+/// A 1×1 PNG, the image the sample's body shows.
+const DOT_PNG: &[u8] = &[
+    137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0,
+    0, 0, 31, 21, 196, 137, 0, 0, 0, 13, 73, 68, 65, 84, 120, 218, 99, 100, 248, 207, 80, 15, 0, 3,
+    134, 1, 128, 90, 52, 125, 107, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130,
+];
 
 #[test]
 fn the_editing_story() {
@@ -40,6 +47,8 @@ async fn story(harness: &Harness) {
     let sample_dir = harness.library().join("e2e-sample");
     std::fs::create_dir_all(&sample_dir).unwrap();
     std::fs::write(sample_dir.join("SKILL.md"), SAMPLE).unwrap();
+    std::fs::create_dir_all(sample_dir.join("assets")).unwrap();
+    std::fs::write(sample_dir.join("assets/dot.png"), DOT_PNG).unwrap();
     let skill_count = harness.skill_count();
     // A folder outside the library, reachable from it through a symlink.
     let outside = tempfile::tempdir().unwrap();
@@ -62,6 +71,8 @@ async fn story(harness: &Harness) {
     app.click("[data-skill=e2e-sample]").await;
     app.wait_for_text("[data-testid=editor]", "Formats calendar dates")
         .await;
+    // The preview shows the body's image, served from the skill's folder.
+    assert_eq!(app.preview_image_width().await, 1);
     app.click_line_end("Formats calendar dates").await;
     let typed = Instant::now();
     app.type_keys(" Note: keep ISO").await;

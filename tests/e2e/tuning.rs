@@ -36,6 +36,8 @@ async fn story(harness: &Harness) {
 
     let app = harness.launch().await;
     app.wait_for("[data-skill=e2e-dates]").await;
+    // The first skill is open once the editor shows it.
+    app.wait_for(".cm-line").await;
 
     // Keyword ranking, so the numbers do not depend on the embedding model.
     app.click("[data-testid=tab-query]").await;
