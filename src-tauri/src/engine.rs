@@ -41,9 +41,10 @@ pub fn check_library(library: &Library) -> Vec<Vec<Diagnostic>> {
         .collect()
 }
 
-/// Findings for one skill, as the editor's text stands.
-pub fn check_skill(skill: &Skill) -> Vec<Diagnostic> {
-    rules::check_skill(skill, TARGET)
+/// Findings for one skill, as the editor's text stands, including the
+/// library-wide ones that concern it (a name another skill already uses).
+pub fn check_skill(skill: &Skill, library: &Library) -> Vec<Diagnostic> {
+    rules::check_skill_in(skill, library, TARGET)
 }
 
 /// The frontmatter for the form, or why the form cannot show it.

@@ -6,6 +6,7 @@
 //! window goes through [`Session::confine`], so a compromised or buggy front
 //! end cannot read `~/.ssh` or write outside the library.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -27,6 +28,8 @@ pub struct Session {
     /// The findings of each skill of `library`, by index.
     diagnostics: Vec<Vec<Diagnostic>>,
     allowed: Vec<PathBuf>,
+    /// Each skill's canonical folder, to its index in `library`.
+    by_dir: HashMap<PathBuf, usize>,
     load_ms: u64,
 }
 
@@ -45,13 +48,19 @@ impl Session {
         let paths: Vec<PathBuf> = roots.iter().map(|(p, _)| p.clone()).collect();
         let library = Library::open(&paths, &Filters::default()).map_err(|e| e.to_string())?;
         let diagnostics = engine::check_library(&library);
+        let by_dir: HashMap<PathBuf, usize> = library
+            .skills
+            .iter()
+            .enumerate()
+            .map(|(index, s)| {
+                (
+                    s.dir.canonicalize().unwrap_or_else(|_| s.dir.clone()),
+                    index,
+                )
+            })
+            .collect();
         let mut allowed = paths;
-        allowed.extend(
-            library
-                .skills
-                .iter()
-                .filter_map(|s| s.dir.canonicalize().ok()),
-        );
+        allowed.extend(by_dir.keys().cloned());
         allowed.sort();
         allowed.dedup();
         let load_ms = started.elapsed().as_millis() as u64;
@@ -60,6 +69,7 @@ impl Session {
             library,
             diagnostics,
             allowed,
+            by_dir,
             load_ms,
         })
     }
@@ -103,10 +113,14 @@ impl Session {
 
     /// The loaded skill whose `SKILL.md` or folder is `path` (canonical).
     pub fn skill_at(&self, path: &Path) -> Option<&Skill> {
-        self.library.skills.iter().find(|s| {
-            let dir = s.dir.canonicalize().unwrap_or_else(|_| s.dir.clone());
-            dir == path || dir.join(hone_core::skill::SKILL_FILE) == path
-        })
+        let dir = match path.file_name() {
+            Some(name) if name == hone_core::skill::SKILL_FILE => path.parent()?,
+            _ => path,
+        };
+        self.by_dir
+            .get(dir)
+            .or_else(|| self.by_dir.get(path))
+            .map(|&index| &self.library.skills[index])
     }
 
     pub fn view(&self) -> LibraryView {
@@ -210,6 +224,16 @@ mod tests {
                 "{attempt} must be refused"
             );
         }
+    }
+
+    #[test]
+    fn skills_are_found_by_folder_or_file() {
+        let (_dir, root) = library_with_one_skill();
+        let session = Session::open(&root, None).unwrap();
+        for path in [root.join("pdf"), root.join("pdf/SKILL.md")] {
+            assert_eq!(session.skill_at(&path).map(|s| s.id.as_str()), Some("pdf"));
+        }
+        assert!(session.skill_at(&root.join("nothing/SKILL.md")).is_none());
     }
 
     #[test]

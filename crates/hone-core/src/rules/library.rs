@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use super::{EVERY, RuleInfo, Target, diagnostic};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::library::Library;
+use crate::skill::Skill;
 
 pub static DUPLICATE_NAME: RuleInfo = RuleInfo {
     code: "HS501",
@@ -53,9 +54,48 @@ pub(super) fn check(library: &Library, target: Target, out: &mut Vec<Diagnostic>
     }
 }
 
+/// The library-wide findings of one skill as it is being edited: `HS501`
+/// when any other skill of `library` has its name (an editor warns at both
+/// ends of a clash, whichever comes first on disk).
+pub(super) fn check_one(
+    skill: &Skill,
+    library: &Library,
+    target: Target,
+    out: &mut Vec<Diagnostic>,
+) {
+    if !DUPLICATE_NAME.applies_to(target) {
+        return;
+    }
+    let Some(other) = library
+        .skills
+        .iter()
+        .find(|other| other.id == skill.id && other.dir != skill.dir)
+    else {
+        return;
+    };
+    let range = skill
+        .yaml_root()
+        .and_then(|root| root.get("name"))
+        .map_or(0..0, |node| node.span.clone());
+    let mut finding = diagnostic(
+        skill,
+        &DUPLICATE_NAME,
+        range,
+        format!(
+            "the name `{}` is also used by {}",
+            skill.id,
+            other.path.display()
+        ),
+    );
+    finding.help = Some("give each skill a distinct name (and directory)".into());
+    out.push(finding);
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;
+
+    use super::check_one;
 
     use super::super::{Target, check_library};
     use crate::library::{Filters, Library};
@@ -86,6 +126,20 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert!(found[0].path.ends_with("b/pdf/SKILL.md"));
         assert_eq!(found[0].span.start.line, 2);
+    }
+
+    #[test]
+    fn an_edited_skill_is_warned_of_a_name_in_use() {
+        let (_dir, lib) = library(&[("a", "pdf"), ("b", "csv")]);
+        let mut edited = lib.skills[1].clone();
+        edited.id = "pdf".into();
+        let mut out = Vec::new();
+        check_one(&edited, &lib, Target::All, &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].code, "HS501");
+        out.clear();
+        check_one(&lib.skills[0], &lib, Target::All, &mut out);
+        assert!(out.is_empty(), "a skill does not clash with itself");
     }
 
     #[test]

@@ -252,6 +252,15 @@ pub fn check_library(library: &Library, target: Target) -> Vec<Diagnostic> {
     out
 }
 
+/// The findings of one skill as edited, within `library`: its own rules and
+/// the library-wide ones that concern it (what an editor shows as you type).
+pub fn check_skill_in(skill: &Skill, library: &Library, target: Target) -> Vec<Diagnostic> {
+    let mut out = check_skill(skill, target);
+    library::check_one(skill, library, target, &mut out);
+    sort(&mut out);
+    out
+}
+
 fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| {
         (&a.path, a.span.start.offset, &a.code).cmp(&(&b.path, b.span.start.offset, &b.code))
