@@ -165,6 +165,7 @@ fn open_and_watch(app: &AppHandle, project: &Path, user: Option<&Path>) -> Comma
     let state = app.state::<AppState>();
     state.remember(&session);
     let session = state.replace_session(session);
+    check_in_background(app, session.clone());
     let watcher = LibraryWatcher::start(app.clone(), session.roots());
     if let Err(e) = &watcher {
         eprintln!("hone: live reload is off: {e}");
@@ -422,12 +423,31 @@ pub fn save_skill(
     }
 }
 
+/// Checks the library off the command's thread and sends the counts, so a
+/// large library is listed at once and its findings follow.
+fn check_in_background(app: &AppHandle, session: Arc<Session>) {
+    let app = app.clone();
+    std::thread::spawn(move || {
+        session.check();
+        let state = app.state::<AppState>();
+        // A newer session (the library changed meanwhile) sends its own view.
+        if Arc::ptr_eq(&state.session(), &session) {
+            state.send(AppEvent::LibraryChanged(LibraryChanged {
+                library: session.view(),
+                changed: Vec::new(),
+            }));
+        }
+    });
+}
+
 /// Re-reads the library and tells the window what changed: after a change on
 /// disk, and after this app's own folder operations (so the list is current
 /// before the watcher reports them).
 pub(crate) fn refresh(app: &AppHandle, changed: Vec<String>) -> CommandResult<()> {
     let state = app.state::<AppState>();
-    let session = state.replace_session(state.session().reopen()?);
+    let session = state.session().reopen()?;
+    session.check();
+    let session = state.replace_session(session);
     state.send(AppEvent::LibraryChanged(LibraryChanged {
         library: session.view(),
         changed,

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use hone_core::diagnostic::{Diagnostic, Severity};
@@ -25,8 +26,9 @@ pub struct Session {
     /// Canonical roots, the project library first.
     roots: Vec<(PathBuf, RootKind)>,
     library: Library,
-    /// The findings of each skill of `library`, by index.
-    diagnostics: Vec<Vec<Diagnostic>>,
+    /// The findings of each skill of `library`, by index, once checked: the
+    /// window lists the skills first and fills in their counts after.
+    diagnostics: OnceLock<Vec<Vec<Diagnostic>>>,
     allowed: Vec<PathBuf>,
     /// Each skill's canonical folder, to its index in `library`.
     by_dir: HashMap<PathBuf, usize>,
@@ -47,7 +49,6 @@ impl Session {
         }
         let paths: Vec<PathBuf> = roots.iter().map(|(p, _)| p.clone()).collect();
         let library = Library::open(&paths, &Filters::default()).map_err(|e| e.to_string())?;
-        let diagnostics = engine::check_library(&library);
         let by_dir: HashMap<PathBuf, usize> = library
             .skills
             .iter()
@@ -67,7 +68,7 @@ impl Session {
         Ok(Session {
             roots,
             library,
-            diagnostics,
+            diagnostics: OnceLock::new(),
             allowed,
             by_dir,
             load_ms,
@@ -123,13 +124,21 @@ impl Session {
             .map(|&index| &self.library.skills[index])
     }
 
+    /// Checks every skill (once; the slow part of opening a large library).
+    pub fn check(&self) {
+        self.diagnostics
+            .get_or_init(|| engine::check_library(&self.library));
+    }
+
     pub fn view(&self) -> LibraryView {
         let tokenizer = engine::default_tokenizer();
+        let unchecked = vec![Vec::new(); self.library.skills.len()];
+        let diagnostics = self.diagnostics.get().unwrap_or(&unchecked);
         let skills = self
             .library
             .skills
             .iter()
-            .zip(&self.diagnostics)
+            .zip(diagnostics)
             .zip(&self.library.skill_roots)
             .map(|((skill, found), &root)| SkillSummary {
                 id: skill.id.clone(),
@@ -173,6 +182,7 @@ impl Session {
                 })
                 .collect(),
             load_ms: self.load_ms,
+            checking: self.diagnostics.get().is_none(),
         }
     }
 }
@@ -239,7 +249,11 @@ mod tests {
     #[test]
     fn the_view_counts_findings_per_skill() {
         let (_dir, root) = library_with_one_skill();
-        let view = Session::open(&root, None).unwrap().view();
+        let session = Session::open(&root, None).unwrap();
+        assert!(session.view().checking);
+        session.check();
+        let view = session.view();
+        assert!(!view.checking);
         assert_eq!(view.skills.len(), 1);
         assert_eq!(view.skills[0].id, "pdf");
         assert_eq!(view.roots[0].kind, RootKind::Project);

@@ -43,8 +43,10 @@ pub struct LibraryView {
     pub skills: Vec<SkillSummary>,
     pub shadowed: Vec<ShadowedView>,
     pub problems: Vec<ProblemView>,
-    /// Time to scan, load and check the library.
+    /// Time to scan and load the library.
     pub load_ms: u64,
+    /// Whether the findings are still being computed (counts are 0 until then).
+    pub checking: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -50,6 +50,22 @@ async fn measure(harness: &Harness, skill: &Path) {
             .await
             .unwrap_or_default()
     );
+    // The findings of every skill follow, computed off the window's thread.
+    loop {
+        let summary = app
+            .text_of("[data-testid=library-summary]")
+            .await
+            .unwrap_or_default();
+        if !summary.contains("checking") {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(300), "no findings");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    println!(
+        "figures: start to every skill's finding counts: {} ms",
+        started.elapsed().as_millis()
+    );
     app.screenshot("large-library").await;
 
     let selector = format!("[data-testid=skill-list] li[title='{}']", skill.display());
@@ -82,6 +98,13 @@ async fn measure(harness: &Harness, skill: &Path) {
         std::iter::repeat_n(char::from(fantoccini::key::Key::Backspace), KEYSTROKES).collect();
     app.type_keys(&backspaces).await;
     app.wait_for_gone("[data-testid=dirty]").await;
+    app.click("[data-testid=tab-costs]").await;
+    println!(
+        "figures: {} (the last backspace)",
+        app.text_of("[data-testid=engine-time]")
+            .await
+            .unwrap_or_default()
+    );
 
     // The test-query panel: a keystroke to the re-ranked list, keyword ranking.
     app.click("[data-testid=tab-query]").await;

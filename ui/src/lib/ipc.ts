@@ -84,6 +84,8 @@ export interface LibraryView {
   shadowed: ShadowedView[];
   problems: ProblemView[];
   loadMs: number;
+  /** The findings are still being computed; counts are 0 until a `libraryChanged` event. */
+  checking: boolean;
 }
 
 export interface Startup {
