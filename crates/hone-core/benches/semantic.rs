@@ -160,9 +160,7 @@ fn semantic(c: &mut Criterion) {
     eprintln!(
         "semantic/first-embedding-1000: {:.1?} (target ≤ 30 s); CPU time {}",
         started.elapsed(),
-        cpu.map_or("unknown".into(), |s| format!(
-            "{s:.1} s (on an idle 2-core machine, wall ≈ half)"
-        ))
+        cpu.map_or("unknown".into(), |s| format!("{s:.1} s"))
     );
 }
 
