@@ -243,3 +243,39 @@ fn a_skill_checked_from_inside_its_folder_knows_its_directory_name() {
         "{out}"
     );
 }
+
+#[test]
+fn long_bodies_are_tokenized_once_across_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let body = "Explain each step of the report in plain words. ".repeat(1200);
+    let text = CLEAN.replace("# PDF\n", &format!("# PDF\n{body}\n"));
+    let lib = tmp.path().join("lib");
+    write_skill(&lib, "pdf-tools", &text);
+    let run = |extra: &[&str]| {
+        stdout(
+            hone()
+                .env("XDG_CACHE_HOME", &cache)
+                .arg("check")
+                .arg(&lib)
+                .args(extra),
+        )
+    };
+    let memo = cache.join("hone/tokens/limits.bin");
+    let uncached = run(&["--no-cache"]);
+    assert!(uncached.1.contains("HS402"), "{}", uncached.1);
+    assert!(!memo.exists(), "--no-cache writes no cache");
+    let first = run(&[]);
+    assert!(memo.is_file());
+    let written = std::fs::metadata(&memo).unwrap().modified().unwrap();
+    let second = run(&[]);
+    assert_eq!(first, uncached);
+    assert_eq!(second, uncached);
+    let unchanged = std::fs::metadata(&memo).unwrap().modified().unwrap();
+    assert_eq!(
+        written, unchanged,
+        "a run with nothing new leaves the cache alone"
+    );
+    std::fs::write(&memo, b"damaged").unwrap();
+    assert_eq!(run(&[]), uncached, "a damaged cache is rebuilt");
+}

@@ -2,7 +2,7 @@
 //! 1,821-skill corpus split into its two phases, loading (discovery, reading,
 //! parsing) and checking. The target for `hone check` on the corpus is 0.1 s
 //! wall for the whole process on a 2-core machine; `hyperfine` measures that
-//! (see the rules module docs), these benches show where the time goes.
+//! (see the README), these benches show where the time goes.
 //!
 //! Reads the corpus from `HONE_CORPUS` (default `../shared/corpus` from the
 //! repository root); without it only the bundled library is measured.
@@ -12,7 +12,9 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use hone_core::library::{Filters, Library};
-use hone_core::rules::{Target, check_library};
+use hone_core::rules::{Target, check_library, check_library_with};
+use hone_core::skill::Classify;
+use hone_core::tokens::memo::LimitMemo;
 
 fn corpus_dir() -> PathBuf {
     match std::env::var_os("HONE_CORPUS") {
@@ -21,8 +23,9 @@ fn corpus_dir() -> PathBuf {
     }
 }
 
+/// Opens a library as `hone check` does, listing resources without reading them.
 fn open(root: PathBuf) -> Library {
-    Library::open(&[root], &Filters::default()).expect("library")
+    Library::open_with(&[root], &Filters::default(), Classify::No).expect("library")
 }
 
 fn bundled(c: &mut Criterion) {
@@ -45,6 +48,12 @@ fn corpus(c: &mut Criterion) {
     group.bench_function("load", |b| b.iter(|| open(root.clone())));
     let library = open(root.clone());
     group.bench_function("rules", |b| b.iter(|| check_library(&library, Target::All)));
+    // What a second `hone check` does: token-limit answers come from the memo.
+    let memo = LimitMemo::in_memory();
+    check_library_with(&library, Target::All, Some(&memo));
+    group.bench_function("rules-memoised", |b| {
+        b.iter(|| check_library_with(&library, Target::All, Some(&memo)))
+    });
     group.finish();
 }
 

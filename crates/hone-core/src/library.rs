@@ -12,14 +12,14 @@
 //! holds is *shadowed*, reported, and left out of the library. Duplicates
 //! within one root are kept; a validation rule reports them.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::skill::{SKILL_FILE, Skill, is_ignored_dir};
+use crate::skill::{Classify, SKILL_FILE, Skill, is_ignored_dir};
 
 /// Filters on skill identities, as globs (`pdf-*`).
 #[derive(Debug, Clone, Default)]
@@ -69,24 +69,56 @@ pub enum LibraryError {
 impl Library {
     /// Opens the skills under `roots`, the first root having the highest priority.
     pub fn open(roots: &[PathBuf], filters: &Filters) -> Result<Library, LibraryError> {
+        Library::open_with(roots, filters, Classify::Yes)
+    }
+
+    /// [`Library::open`], choosing whether resource files are read to tell
+    /// text from binary (validation alone does not need it).
+    pub fn open_with(
+        roots: &[PathBuf],
+        filters: &Filters,
+        classify: Classify,
+    ) -> Result<Library, LibraryError> {
         let include = glob_set(&filters.include)?;
         let exclude = glob_set(&filters.exclude)?;
         let mut library = Library {
             roots: roots.to_vec(),
             ..Library::default()
         };
-        let mut dirs = Vec::new();
-        for (root_index, root) in roots.iter().enumerate() {
-            if !root.exists() {
-                return Err(LibraryError::NotFound(root.clone()));
-            }
-            let found = find_skill_dirs(root, &mut library.problems);
-            dirs.extend(found.into_iter().map(|dir| (root_index, dir)));
+        if let Some(missing) = roots.iter().find(|root| !root.exists()) {
+            return Err(LibraryError::NotFound(missing.clone()));
         }
-        let loaded: Vec<_> = dirs
-            .into_par_iter()
-            .map(|(root, dir)| (root, Skill::load(&dir).map_err(|e| (dir, e))))
-            .collect();
+        // Skills load while the scan goes on: the scan is one thread's work.
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let (mut loaded, problems) = std::thread::scope(|scope| {
+            let scan = scope.spawn(move || {
+                let mut problems = Vec::new();
+                for (root_index, root) in roots.iter().enumerate() {
+                    scan_skill_dirs(root, &mut problems, &mut |dir| {
+                        // The receiver lives until the scan ends.
+                        let _ = sender.send((root_index, dir));
+                    });
+                }
+                problems
+            });
+            let loaded: Vec<_> = receiver
+                .into_iter()
+                .par_bridge()
+                .map(|(root, dir): (usize, PathBuf)| {
+                    let skill = Skill::load_with(&dir, classify);
+                    (root, skill.map_err(|e| (dir, e)))
+                })
+                .collect();
+            (loaded, scan.join().unwrap_or_default())
+        });
+        library.problems = problems;
+        fn dir_of(loaded: &Result<Skill, (PathBuf, std::io::Error)>) -> &Path {
+            match loaded {
+                Ok(skill) => &skill.dir,
+                Err((dir, _)) => dir,
+            }
+        }
+        loaded.sort_by(|(root_a, a), (root_b, b)| (root_a, dir_of(a)).cmp(&(root_b, dir_of(b))));
         let mut owner: HashMap<String, (usize, PathBuf)> = HashMap::new();
         for (root, result) in loaded {
             let skill = match result {
@@ -165,14 +197,27 @@ pub const AGENT_DIRS: &[&str] = &[".claude", ".agents", ".claude-plugin"];
 /// The skill directories at or under `path`, sorted. `path` may be a
 /// `SKILL.md`, a skill directory or a library directory.
 pub fn find_skill_dirs(path: &Path, problems: &mut Vec<DiscoveryProblem>) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    scan_skill_dirs(path, problems, &mut |dir| found.push(dir));
+    found.sort();
+    found
+}
+
+/// Calls `on_skill` with each skill directory at or under `path`, in path
+/// order.
+fn scan_skill_dirs(
+    path: &Path,
+    problems: &mut Vec<DiscoveryProblem>,
+    on_skill: &mut dyn FnMut(PathBuf),
+) {
     if path.is_file() {
-        return match path.parent() {
+        match path.parent() {
             Some(dir) if path.file_name().is_some_and(|n| n == SKILL_FILE) => {
-                vec![if dir.as_os_str().is_empty() {
+                on_skill(if dir.as_os_str().is_empty() {
                     PathBuf::from(".")
                 } else {
                     dir.to_path_buf()
-                }]
+                });
             }
             _ => {
                 let message = format!("not a {SKILL_FILE} file or a directory");
@@ -180,68 +225,99 @@ pub fn find_skill_dirs(path: &Path, problems: &mut Vec<DiscoveryProblem>) -> Vec
                     path: path.to_path_buf(),
                     message,
                 });
-                Vec::new()
             }
-        };
-    }
-    let mut found = Vec::new();
-    let mut seen = HashSet::new();
-    walk(path, &mut seen, &mut found, problems);
-    found.sort();
-    found
-}
-
-fn walk(
-    dir: &Path,
-    seen: &mut HashSet<PathBuf>,
-    found: &mut Vec<PathBuf>,
-    problems: &mut Vec<DiscoveryProblem>,
-) {
-    let canonical = match dir.canonicalize() {
-        Ok(c) => c,
-        Err(err) => {
-            problems.push(DiscoveryProblem {
-                path: dir.to_path_buf(),
-                message: err.to_string(),
-            });
-            return;
-        }
-    };
-    if !seen.insert(canonical.clone()) {
-        if dir.is_symlink() {
-            let message = format!(
-                "symlink to {} already scanned (loop or duplicate), not followed",
-                canonical.display()
-            );
-            problems.push(DiscoveryProblem {
-                path: dir.to_path_buf(),
-                message,
-            });
         }
         return;
     }
-    if dir.join(SKILL_FILE).is_file() {
-        found.push(dir.to_path_buf());
-    }
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(err) => {
-            problems.push(DiscoveryProblem {
-                path: dir.to_path_buf(),
-                message: err.to_string(),
-            });
-            return;
-        }
+    let mut scan = Scan {
+        root: path.canonicalize().unwrap_or_else(|_| path.to_path_buf()),
+        followed: Vec::new(),
+        on_skill,
+        problems,
     };
-    let mut subdirs: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .filter(|e| is_scanned_dir(&e.file_name().to_string_lossy()))
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    subdirs.sort();
-    for sub in subdirs {
-        walk(&sub, seen, found, problems);
+    scan.walk(path);
+}
+
+/// The state of scanning one root. Folders are listed without a `stat`
+/// each: only a symlink can reach a folder twice, so only links are resolved.
+struct Scan<'p> {
+    /// The root, resolved.
+    root: PathBuf,
+    /// Resolved targets of the links followed out of the root.
+    followed: Vec<PathBuf>,
+    on_skill: &'p mut dyn FnMut(PathBuf),
+    problems: &'p mut Vec<DiscoveryProblem>,
+}
+
+impl Scan<'_> {
+    fn walk(&mut self, dir: &Path) {
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(err) => {
+                self.problems.push(DiscoveryProblem {
+                    path: dir.to_path_buf(),
+                    message: err.to_string(),
+                });
+                return;
+            }
+        };
+        let mut subdirs = Vec::new();
+        let mut is_skill = false;
+        for entry in entries.filter_map(Result::ok) {
+            let name = entry.file_name();
+            // The listing's file type saves a stat per entry; only links need one.
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let target = || std::fs::metadata(entry.path()).ok();
+            if name == SKILL_FILE {
+                is_skill |=
+                    kind.is_file() || (kind.is_symlink() && target().is_some_and(|m| m.is_file()));
+            } else if is_scanned_dir(&name.to_string_lossy()) {
+                if kind.is_dir() {
+                    subdirs.push(entry.path());
+                } else if kind.is_symlink() && target().is_some_and(|m| m.is_dir()) {
+                    let path = entry.path();
+                    if self.follow(&path) {
+                        subdirs.push(path);
+                    }
+                }
+            }
+        }
+        if is_skill {
+            (self.on_skill)(dir.to_path_buf());
+        }
+        subdirs.sort();
+        for sub in subdirs {
+            self.walk(&sub);
+        }
+    }
+
+    /// Whether to scan the folder `link` points to: not when the scan reaches
+    /// it anyway (inside the root, through scanned folders) or already did (a
+    /// loop, or a second link to it).
+    fn follow(&mut self, link: &Path) -> bool {
+        let Ok(target) = link.canonicalize() else {
+            return false;
+        };
+        let scanned_anyway = target.strip_prefix(&self.root).is_ok_and(|inside| {
+            inside
+                .components()
+                .all(|c| is_scanned_dir(&c.as_os_str().to_string_lossy()))
+        });
+        if scanned_anyway || self.followed.iter().any(|f| target.starts_with(f)) {
+            let message = format!(
+                "symlink to {} already scanned (loop or duplicate), not followed",
+                target.display()
+            );
+            self.problems.push(DiscoveryProblem {
+                path: link.to_path_buf(),
+                message,
+            });
+            return false;
+        }
+        self.followed.push(target);
+        true
     }
 }
 
@@ -329,8 +405,20 @@ mod tests {
         std::os::unix::fs::symlink(tmp.path().join("elsewhere/linked"), root.join("linked"))
             .unwrap();
         std::os::unix::fs::symlink(&root, root.join("loop")).unwrap();
-        let lib = Library::open(&[root], &Filters::default()).unwrap();
-        assert_eq!(lib.skills.len(), 1);
+        // A second link to the same folder, and one to a skill of the root.
+        std::os::unix::fs::symlink(tmp.path().join("elsewhere/linked"), root.join("again"))
+            .unwrap();
+        write_skill(&root.join("real"), "real");
+        std::os::unix::fs::symlink(root.join("real"), root.join("alias")).unwrap();
+        let lib = Library::open(std::slice::from_ref(&root), &Filters::default()).unwrap();
+        let paths: Vec<_> = lib.skills.iter().map(|s| s.dir.clone()).collect();
+        // Links are followed in path order: `again` before `linked`.
+        assert_eq!(paths, [root.join("again"), root.join("real")]);
+        let skipped: Vec<_> = lib.problems.iter().map(|p| p.path.clone()).collect();
+        assert_eq!(
+            skipped,
+            [root.join("alias"), root.join("linked"), root.join("loop")]
+        );
         assert!(
             lib.problems.iter().any(|p| p.message.contains("loop")),
             "{:?}",

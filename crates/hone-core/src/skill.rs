@@ -226,10 +226,15 @@ pub struct Skill {
 impl Skill {
     /// Loads the skill at `dir` (its `SKILL.md` and the files beside it).
     pub fn load(dir: &Path) -> std::io::Result<Skill> {
+        Skill::load_with(dir, Classify::Yes)
+    }
+
+    /// Loads the skill at `dir`, reading resource heads only when asked to.
+    pub fn load_with(dir: &Path, classify: Classify) -> std::io::Result<Skill> {
         let path = dir.join(SKILL_FILE);
         let bytes = std::fs::read(&path)?;
         let mut skill = Skill::from_document(dir, SkillDocument::from_bytes(&bytes));
-        skill.resources = scan_resources(dir);
+        skill.resources = scan_resources_with(dir, classify);
         Ok(skill)
     }
 
@@ -309,46 +314,151 @@ pub fn is_ignored_dir(name: &str) -> bool {
     )
 }
 
+/// Whether loading a skill reads the head of each resource file to tell text
+/// from binary. Validation never needs it; token costs and previews do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Classify {
+    #[default]
+    Yes,
+    /// Resources are listed with `is_text: false`, unread.
+    No,
+}
+
+/// The most resource files listed for one skill; a skill folder holding a
+/// whole repository must not stall the library.
+const MAX_RESOURCES: usize = 10_000;
+
 /// Lists the files of a skill directory except `SKILL.md`, in path order. Nested
 /// skills (folders with their own `SKILL.md`) are not resources of this one.
+/// Symlinks are followed, except back into a folder being listed.
 pub fn scan_resources(dir: &Path) -> Vec<Resource> {
+    scan_resources_with(dir, Classify::Yes)
+}
+
+pub fn scan_resources_with(dir: &Path, classify: Classify) -> Vec<Resource> {
     let mut resources = Vec::new();
-    let walker = walkdir::WalkDir::new(dir)
-        .follow_links(true)
-        .sort_by_file_name()
-        .into_iter();
-    let mut walker = walker.filter_entry(|e| {
-        let name = e.file_name().to_string_lossy();
-        let is_dir = e.file_type().is_dir();
-        let excluded = is_dir && (is_ignored_dir(&name) || e.path().join(SKILL_FILE).is_file());
-        e.depth() == 0 || !excluded
-    });
-    while let Some(entry) = walker.next() {
-        let Ok(entry) = entry else { continue };
-        if !entry.file_type().is_file() || entry.depth() == 0 {
+    let Ok(entries) = list_dir(dir) else {
+        return resources;
+    };
+    let mut ancestors = vec![dir.to_path_buf()];
+    list_entries("", entries, classify, &mut ancestors, &mut resources);
+    resources
+}
+
+struct Entry {
+    name: String,
+    path: PathBuf,
+    is_dir: bool,
+    is_link: bool,
+    metadata: Option<std::fs::Metadata>,
+}
+
+/// A folder's entries sorted by name, with symlinks resolved.
+fn list_dir(dir: &Path) -> std::io::Result<Vec<Entry>> {
+    let mut entries: Vec<Entry> = std::fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let kind = entry.file_type().ok()?;
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if kind.is_symlink() {
+                let metadata = std::fs::metadata(&path).ok()?;
+                return Some(Entry {
+                    name,
+                    path,
+                    is_dir: metadata.is_dir(),
+                    is_link: true,
+                    metadata: Some(metadata),
+                });
+            }
+            Some(Entry {
+                name,
+                path,
+                is_dir: kind.is_dir(),
+                is_link: false,
+                metadata: None,
+            })
+        })
+        .collect();
+    entries.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(entries)
+}
+
+/// Whether the linked folder `link` is one of `ancestors`: a loop. Only a
+/// symlink can close a loop, so only links pay for the check.
+fn links_back(link: &Path, ancestors: &[PathBuf]) -> bool {
+    let Some(target) = folder_identity(link) else {
+        return true;
+    };
+    ancestors
+        .iter()
+        .any(|dir| folder_identity(dir) == Some(target))
+}
+
+fn list_entries(
+    prefix: &str,
+    entries: Vec<Entry>,
+    classify: Classify,
+    ancestors: &mut Vec<PathBuf>,
+    resources: &mut Vec<Resource>,
+) {
+    for entry in entries {
+        if resources.len() >= MAX_RESOURCES {
+            return;
+        }
+        let path = if prefix.is_empty() {
+            entry.name.clone()
+        } else {
+            format!("{prefix}/{}", entry.name)
+        };
+        if entry.is_dir {
+            if is_ignored_dir(&entry.name) {
+                continue;
+            }
+            let Ok(children) = list_dir(&entry.path) else {
+                continue;
+            };
+            if children.iter().any(|c| c.name == SKILL_FILE && !c.is_dir)
+                || (entry.is_link && links_back(&entry.path, ancestors))
+            {
+                continue;
+            }
+            ancestors.push(entry.path);
+            list_entries(&path, children, classify, ancestors, resources);
+            ancestors.pop();
             continue;
         }
-        let Ok(relative) = entry.path().strip_prefix(dir) else {
-            continue;
-        };
-        let path = slash_path(relative);
-        if path == SKILL_FILE || entry.file_name() == ".DS_Store" {
+        if path == SKILL_FILE || entry.name == ".DS_Store" {
             continue;
         }
-        let Ok(metadata) = entry.metadata() else {
+        let Some(metadata) = entry
+            .metadata
+            .or_else(|| std::fs::metadata(&entry.path).ok())
+        else {
             continue;
         };
+        if !metadata.is_file() {
+            continue;
+        }
         resources.push(Resource {
-            is_text: is_text_file(entry.path()),
+            is_text: classify == Classify::Yes && is_text_file(&entry.path),
             executable: is_executable(&metadata),
             size: metadata.len(),
             path,
         });
-        if resources.len() >= 10_000 {
-            walker.skip_current_dir();
-        }
     }
-    resources
+}
+
+#[cfg(unix)]
+fn folder_identity(dir: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let metadata = std::fs::metadata(dir).ok()?;
+    Some((metadata.dev(), metadata.ino()))
+}
+
+#[cfg(not(unix))]
+fn folder_identity(_dir: &Path) -> Option<(u64, u64)> {
+    None
 }
 
 pub fn slash_path(path: &Path) -> String {
@@ -395,6 +505,14 @@ fn body_links(doc: &SkillDocument) -> Vec<Link> {
     let body = doc.body_text();
     let base = doc.body.start;
     let mut links = Vec::new();
+    // A relative link or image needs `](` (inline) or `]:` (a reference
+    // definition); autolinks always carry a scheme. Most bodies have neither,
+    // and the markdown parse is the dearest part of loading a skill.
+    let bytes = body.as_bytes();
+    if memchr::memmem::find(bytes, b"](").is_none() && memchr::memmem::find(bytes, b"]:").is_none()
+    {
+        return links;
+    }
     let parser = Parser::new_ext(body, Options::all()).into_offset_iter();
     for (event, range) in parser {
         let (dest, is_image) = match event {
@@ -534,6 +652,42 @@ mod tests {
         assert!(s.links[1].is_image);
         let first = &s.links[0];
         assert!(s.text()[first.span.clone()].starts_with("[ref]"));
+    }
+
+    #[test]
+    fn resources_skip_nested_skills_and_follow_links_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("s");
+        for (path, text) in [
+            ("SKILL.md", "---\nname: s\n---\n"),
+            ("b.txt", "text"),
+            ("a/z.bin", "\0\0"),
+            ("inner/SKILL.md", "---\nname: inner\n---\n"),
+            ("inner/x.txt", ""),
+            (".git/config", ""),
+        ] {
+            let path = dir.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(dir.join("a"), dir.join("linked")).unwrap();
+            std::os::unix::fs::symlink(&dir, dir.join("a/loop")).unwrap();
+        }
+        let resources = scan_resources(&dir);
+        let listed: Vec<(&str, bool)> = resources
+            .iter()
+            .map(|r| (r.path.as_str(), r.is_text))
+            .collect();
+        let mut expected = vec![("a/z.bin", false), ("b.txt", true)];
+        if cfg!(unix) {
+            expected.push(("linked/z.bin", false));
+        }
+        assert_eq!(listed, expected);
+        let unread = scan_resources_with(&dir, Classify::No);
+        assert!(unread.iter().all(|r| !r.is_text));
+        assert_eq!(unread.len(), resources.len());
     }
 
     #[test]

@@ -15,7 +15,8 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use hone_core::diagnostic::{Diagnostic, Severity};
 use hone_core::library::{DiscoveryProblem, Filters, Library};
 use hone_core::rules::{self, RuleInfo, Target};
-use hone_core::skill::{SKILL_FILE, Skill};
+use hone_core::skill::{Classify, SKILL_FILE, Skill};
+use hone_core::tokens::memo::LimitMemo;
 use serde::Serialize;
 
 #[derive(clap::Args)]
@@ -32,6 +33,10 @@ pub struct Args {
     /// Fail (exit 1) on findings of any severity, not only errors.
     #[arg(long)]
     strict: bool,
+    /// Tokenize every long body again instead of reusing the answers kept in
+    /// the user's cache (`$XDG_CACHE_HOME/hone/tokens`).
+    #[arg(long)]
+    no_cache: bool,
 }
 
 pub fn target_parser() -> impl TypedValueParser<Value = Target> {
@@ -48,12 +53,22 @@ enum Format {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let library = Library::open(&args.paths, &Filters::default())?;
-    let diagnostics = rules::check_library(&library, args.target);
+    // Validation never reads resource files, only lists them.
+    let library = Library::open_with(&args.paths, &Filters::default(), Classify::No)?;
+    let memo = match LimitMemo::default_path() {
+        Some(path) if !args.no_cache => LimitMemo::open(&path),
+        _ => LimitMemo::in_memory(),
+    };
+    let diagnostics = rules::check_library_with(&library, args.target, Some(&memo));
+    // A cache that cannot be written only makes the next run slower.
+    let _ = memo.save();
     let io_failure = report_problems(&library.problems, &args.paths);
-    let mut out = anstream::stdout().lock();
+    let stdout = std::io::stdout();
+    let colored = anstream::AutoStream::choice(&stdout) != anstream::ColorChoice::Never;
+    // Thousands of findings: one buffer, not a write per line.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     match args.format {
-        Format::Text => write_text(&mut out, &library, &diagnostics, args.target)?,
+        Format::Text => write_text(&mut out, &library, &diagnostics, args.target, colored)?,
         Format::Json => write_json(&mut out, &library, &diagnostics, args.target)?,
         Format::Sarif => write_sarif(&mut out, &diagnostics)?,
         Format::Github => write_github(&mut out, &diagnostics)?,
@@ -137,17 +152,19 @@ fn write_text(
     library: &Library,
     diagnostics: &[Diagnostic],
     target: Target,
+    colored: bool,
 ) -> std::io::Result<()> {
+    let paint = |style: Style| if colored { style } else { Style::new() };
     let skills: HashMap<&Path, &Skill> = library
         .skills
         .iter()
         .map(|s| (s.path.as_path(), s))
         .collect();
-    let bold = Style::new().bold();
-    let dim = Style::new().fg_color(Some(AnsiColor::Blue.into())).bold();
+    let bold = paint(Style::new().bold());
+    let dim = paint(Style::new().fg_color(Some(AnsiColor::Blue.into())).bold());
     for d in diagnostics {
         let (line, column) = (d.span.start.line, d.span.start.column);
-        let style = severity_style(d.severity);
+        let style = paint(severity_style(d.severity));
         writeln!(
             out,
             "{bold}{}:{line}:{column}:{bold:#} {style}{} [{}]{style:#} {}",
@@ -202,7 +219,7 @@ fn write_text(
     let s = summarize(library, diagnostics);
     let skills = plural(s.skills, "skill");
     if diagnostics.is_empty() {
-        let ok = Style::new().bold().fg_color(Some(AnsiColor::Green.into()));
+        let ok = paint(Style::new().bold().fg_color(Some(AnsiColor::Green.into())));
         writeln!(
             out,
             "{ok}All checks passed{ok:#}: {skills} (target {target})."

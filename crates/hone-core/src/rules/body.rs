@@ -33,6 +33,8 @@ exactly with OpenAI's `o200k_base` encoding (no exact offline tokenizer
 exists for current Claude models; `hone tokens` shows a Claude estimate). A
 token covers at least one byte, so bodies under 5,000 bytes are never
 counted, and counting stops at the limit (`hone tokens` gives the total).
+`hone check` remembers the answer per body text in the user's cache, so an
+unchanged body is never tokenized twice (`--no-cache` turns that off).
 Split detail into reference files."#,
     targets: EVERY,
     fixable: false,
@@ -96,7 +98,11 @@ fn body_tokens(checker: &mut Checker) {
     let tokenizer = Tokenizer::o200k();
     // Counting stops at the limit: the exact total of a long body would cost
     // more than every other rule together, and `hone tokens` shows it.
-    if !tokenizer.exceeds(body, MAX_BODY_TOKENS) {
+    let exceeds = match checker.memo {
+        Some(memo) => memo.exceeds(&tokenizer, body, MAX_BODY_TOKENS),
+        None => tokenizer.exceeds(body, MAX_BODY_TOKENS),
+    };
+    if !exceeds {
         return;
     }
     let start = skill.doc.body.start;

@@ -62,6 +62,7 @@ use serde::{Deserialize, Serialize};
 use crate::diagnostic::{Diagnostic, Edit, Fix, Severity};
 use crate::library::Library;
 use crate::skill::Skill;
+use crate::tokens::memo::LimitMemo;
 use crate::yaml::Node;
 
 mod body;
@@ -220,9 +221,14 @@ static REGISTRY: &[&RuleInfo] = &[
 /// The findings of every per-skill rule of `target` for one skill, sorted by
 /// offset then code.
 pub fn check_skill(skill: &Skill, target: Target) -> Vec<Diagnostic> {
+    check_skill_with(skill, target, None)
+}
+
+fn check_skill_with(skill: &Skill, target: Target, memo: Option<&LimitMemo>) -> Vec<Diagnostic> {
     let mut checker = Checker {
         skill,
         target,
+        memo,
         out: Vec::new(),
     };
     frontmatter::check(&mut checker);
@@ -242,10 +248,20 @@ pub fn check_skill(skill: &Skill, target: Target) -> Vec<Diagnostic> {
 /// The findings for every skill of a library (in parallel) and of the
 /// library-wide rules, sorted by path, offset, then code.
 pub fn check_library(library: &Library, target: Target) -> Vec<Diagnostic> {
+    check_library_with(library, target, None)
+}
+
+/// [`check_library`], answering token-limit questions from `memo` when given
+/// (see [`crate::tokens::memo`]).
+pub fn check_library_with(
+    library: &Library,
+    target: Target,
+    memo: Option<&LimitMemo>,
+) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = library
         .skills
         .par_iter()
-        .flat_map_iter(|skill| check_skill(skill, target))
+        .flat_map_iter(|skill| check_skill_with(skill, target, memo))
         .collect();
     library::check(library, target, &mut out);
     sort(&mut out);
@@ -271,6 +287,7 @@ fn sort(diagnostics: &mut [Diagnostic]) {
 pub(crate) struct Checker<'a> {
     pub skill: &'a Skill,
     pub target: Target,
+    pub memo: Option<&'a LimitMemo>,
     out: Vec<Diagnostic>,
 }
 

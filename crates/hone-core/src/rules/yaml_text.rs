@@ -109,9 +109,18 @@ pub fn find_ascii_ci(haystack: &str, needle: &str) -> Option<Range<usize>> {
     if n.is_empty() || h.len() < n.len() {
         return None;
     }
-    (0..=h.len() - n.len())
-        .find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
-        .map(|i| i..i + n.len())
+    let last_start = h.len() - n.len();
+    let (lower, upper) = (n[0].to_ascii_lowercase(), n[0].to_ascii_uppercase());
+    let mut from = 0;
+    // Jump between candidate first bytes; most positions are not one.
+    while from <= last_start {
+        let at = from + memchr::memchr2(lower, upper, &h[from..=last_start])?;
+        if h[at..at + n.len()].eq_ignore_ascii_case(n) {
+            return Some(at..at + n.len());
+        }
+        from = at + 1;
+    }
+    None
 }
 
 #[cfg(test)]

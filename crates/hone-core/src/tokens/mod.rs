@@ -22,6 +22,7 @@
 //! Text that looks like a special token (`<|endoftext|>`) is counted as the
 //! ordinary text it is: a skill cannot inject control tokens.
 
+pub mod memo;
 mod stages;
 
 pub use stages::{
