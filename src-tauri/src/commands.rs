@@ -228,7 +228,7 @@ pub fn forget_recent(state: State<'_, AppState>, path: String) -> Vec<String> {
 pub fn open_skill(state: State<'_, AppState>, path: String) -> CommandResult<SkillFile> {
     let path = state.session().confine(&path)?;
     let (bytes, stamp) = workspace::read_stamped(&path).map_err(|e| e.to_string())?;
-    let text = hone_core::document::SkillDocument::from_bytes(&bytes).text;
+    let text = hone_core::document::SkillDocument::from_vec(bytes).text;
     Ok(SkillFile {
         path: display(&path),
         text,
@@ -416,7 +416,7 @@ pub fn save_skill(
         Err(SaveError::Conflict { on_disk }) => Ok(SaveOutcome::Conflict {
             disk_text: std::fs::read(&path)
                 .ok()
-                .map(|b| hone_core::document::SkillDocument::from_bytes(&b).text),
+                .map(|b| hone_core::document::SkillDocument::from_vec(b).text),
             disk_stamp: on_disk,
         }),
         Err(SaveError::Io(e)) => Err(format!("cannot save {}: {e}", path.display())),

@@ -46,11 +46,18 @@ pub struct SkillDocument {
 impl SkillDocument {
     /// Decodes and splits raw file bytes. Never fails: problems are recorded.
     pub fn from_bytes(bytes: &[u8]) -> Self {
-        match std::str::from_utf8(bytes) {
-            Ok(text) => Self::parse(text.to_owned()),
+        Self::from_vec(bytes.to_vec())
+    }
+
+    /// [`SkillDocument::from_bytes`], taking the bytes: valid UTF-8 (nearly
+    /// every file) becomes the text without a copy.
+    pub fn from_vec(bytes: Vec<u8>) -> Self {
+        match String::from_utf8(bytes) {
+            Ok(text) => Self::parse(text),
             Err(err) => {
-                let mut doc = Self::parse(String::from_utf8_lossy(bytes).into_owned());
-                doc.invalid_utf8_at = Some(err.valid_up_to());
+                let valid_up_to = err.utf8_error().valid_up_to();
+                let mut doc = Self::parse(String::from_utf8_lossy(err.as_bytes()).into_owned());
+                doc.invalid_utf8_at = Some(valid_up_to);
                 doc
             }
         }

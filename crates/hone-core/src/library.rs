@@ -14,12 +14,15 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::skill::{Classify, SKILL_FILE, Skill, is_ignored_dir};
+use crate::skill::{
+    Entry, Listings, OpenDir, ResourceDetail, SKILL_FILE, Skill, is_ignored_dir, list_dir_in,
+};
 
 /// Filters on skill identities, as globs (`pdf-*`).
 #[derive(Debug, Clone, Default)]
@@ -69,16 +72,29 @@ pub enum LibraryError {
 impl Library {
     /// Opens the skills under `roots`, the first root having the highest priority.
     pub fn open(roots: &[PathBuf], filters: &Filters) -> Result<Library, LibraryError> {
-        Library::open_with(roots, filters, Classify::Yes)
+        Library::open_with(roots, filters, ResourceDetail::Full)
     }
 
-    /// [`Library::open`], choosing whether resource files are read to tell
-    /// text from binary (validation alone does not need it).
+    /// [`Library::open`], choosing how much to learn about resource files
+    /// (validation needs only their paths).
     pub fn open_with(
         roots: &[PathBuf],
         filters: &Filters,
-        classify: Classify,
+        detail: ResourceDetail,
     ) -> Result<Library, LibraryError> {
+        Library::open_inspecting(roots, filters, detail, |_| ()).map(|(library, _)| library)
+    }
+
+    /// [`Library::open_with`], calling `inspect` on each skill as soon as it
+    /// is loaded, in parallel and while the scan goes on: checking a library
+    /// this way overlaps the checks with the reading. The answers come back
+    /// in the order of [`Library::skills`].
+    pub fn open_inspecting<T: Send>(
+        roots: &[PathBuf],
+        filters: &Filters,
+        detail: ResourceDetail,
+        inspect: impl Fn(&Skill) -> T + Sync,
+    ) -> Result<(Library, Vec<T>), LibraryError> {
         let include = glob_set(&filters.include)?;
         let exclude = glob_set(&filters.exclude)?;
         let mut library = Library {
@@ -94,9 +110,9 @@ impl Library {
             let scan = scope.spawn(move || {
                 let mut problems = Vec::new();
                 for (root_index, root) in roots.iter().enumerate() {
-                    scan_skill_dirs(root, &mut problems, &mut |dir| {
+                    scan_skill_dirs(root, &mut problems, &mut |dir, listings| {
                         // The receiver lives until the scan ends.
-                        let _ = sender.send((root_index, dir));
+                        let _ = sender.send((root_index, dir, listings));
                     });
                 }
                 problems
@@ -104,25 +120,32 @@ impl Library {
             let loaded: Vec<_> = receiver
                 .into_iter()
                 .par_bridge()
-                .map(|(root, dir): (usize, PathBuf)| {
-                    let skill = Skill::load_with(&dir, classify);
-                    (root, skill.map_err(|e| (dir, e)))
+                .map(|(root, dir, listings): (usize, PathBuf, Listings)| {
+                    let loaded = match Skill::load_listed(&dir, detail, &listings) {
+                        Ok(skill) => {
+                            let answer = inspect(&skill);
+                            Ok((skill, answer))
+                        }
+                        Err(err) => Err((dir, err)),
+                    };
+                    (root, loaded)
                 })
                 .collect();
             (loaded, scan.join().unwrap_or_default())
         });
         library.problems = problems;
-        fn dir_of(loaded: &Result<Skill, (PathBuf, std::io::Error)>) -> &Path {
+        fn dir_of<T>(loaded: &Result<(Skill, T), (PathBuf, std::io::Error)>) -> &Path {
             match loaded {
-                Ok(skill) => &skill.dir,
+                Ok((skill, _)) => &skill.dir,
                 Err((dir, _)) => dir,
             }
         }
         loaded.sort_by(|(root_a, a), (root_b, b)| (root_a, dir_of(a)).cmp(&(root_b, dir_of(b))));
+        let mut answers = Vec::with_capacity(loaded.len());
         let mut owner: HashMap<String, (usize, PathBuf)> = HashMap::new();
         for (root, result) in loaded {
-            let skill = match result {
-                Ok(skill) => skill,
+            let (skill, answer) = match result {
+                Ok(loaded) => loaded,
                 Err((dir, err)) => {
                     let path = dir.join(SKILL_FILE);
                     library.problems.push(DiscoveryProblem {
@@ -153,8 +176,9 @@ impl Library {
             }
             library.skills.push(skill);
             library.skill_roots.push(root);
+            answers.push(answer);
         }
-        Ok(library)
+        Ok((library, answers))
     }
 
     /// Indices of the skills with identity `id`.
@@ -198,26 +222,27 @@ pub const AGENT_DIRS: &[&str] = &[".claude", ".agents", ".claude-plugin"];
 /// `SKILL.md`, a skill directory or a library directory.
 pub fn find_skill_dirs(path: &Path, problems: &mut Vec<DiscoveryProblem>) -> Vec<PathBuf> {
     let mut found = Vec::new();
-    scan_skill_dirs(path, problems, &mut |dir| found.push(dir));
+    scan_skill_dirs(path, problems, &mut |dir, _| found.push(dir));
     found.sort();
     found
 }
 
-/// Calls `on_skill` with each skill directory at or under `path`, in path
-/// order.
+/// Calls `on_skill` with each skill directory at or under `path` and the
+/// listings of the folders in it, once its folder has been scanned.
 fn scan_skill_dirs(
     path: &Path,
     problems: &mut Vec<DiscoveryProblem>,
-    on_skill: &mut dyn FnMut(PathBuf),
+    on_skill: &mut dyn FnMut(PathBuf, Listings),
 ) {
     if path.is_file() {
         match path.parent() {
             Some(dir) if path.file_name().is_some_and(|n| n == SKILL_FILE) => {
-                on_skill(if dir.as_os_str().is_empty() {
+                let dir = if dir.as_os_str().is_empty() {
                     PathBuf::from(".")
                 } else {
                     dir.to_path_buf()
-                });
+                };
+                on_skill(dir, Listings::new());
             }
             _ => {
                 let message = format!("not a {SKILL_FILE} file or a directory");
@@ -235,7 +260,7 @@ fn scan_skill_dirs(
         on_skill,
         problems,
     };
-    scan.walk(path);
+    scan.walk(path, None, None);
 }
 
 /// The state of scanning one root. Folders are listed without a `stat`
@@ -245,13 +270,15 @@ struct Scan<'p> {
     root: PathBuf,
     /// Resolved targets of the links followed out of the root.
     followed: Vec<PathBuf>,
-    on_skill: &'p mut dyn FnMut(PathBuf),
+    on_skill: &'p mut dyn FnMut(PathBuf, Listings),
     problems: &'p mut Vec<DiscoveryProblem>,
 }
 
 impl Scan<'_> {
-    fn walk(&mut self, dir: &Path) {
-        let entries = match std::fs::read_dir(dir) {
+    /// Scans `dir`, a folder of `parent` when given. Inside a skill, `kept`
+    /// collects the listings read, for the skill's resource scan.
+    fn walk(&mut self, dir: &Path, parent: Option<&OpenDir>, kept: Option<&mut Listings>) {
+        let (entries, open) = match list_dir_in(parent, dir) {
             Ok(entries) => entries,
             Err(err) => {
                 self.problems.push(DiscoveryProblem {
@@ -261,35 +288,37 @@ impl Scan<'_> {
                 return;
             }
         };
-        let mut subdirs = Vec::new();
-        let mut is_skill = false;
-        for entry in entries.filter_map(Result::ok) {
-            let name = entry.file_name();
-            // The listing's file type saves a stat per entry; only links need one.
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            let target = || std::fs::metadata(entry.path()).ok();
-            if name == SKILL_FILE {
-                is_skill |=
-                    kind.is_file() || (kind.is_symlink() && target().is_some_and(|m| m.is_file()));
-            } else if is_scanned_dir(&name.to_string_lossy()) {
-                if kind.is_dir() {
-                    subdirs.push(entry.path());
-                } else if kind.is_symlink() && target().is_some_and(|m| m.is_dir()) {
-                    let path = entry.path();
-                    if self.follow(&path) {
-                        subdirs.push(path);
-                    }
-                }
-            }
-        }
+        let is_skill = entries.iter().any(|e| e.name == SKILL_FILE && e.is_file);
+        let subdirs: Vec<PathBuf> = entries
+            .iter()
+            .filter(|e| e.is_dir && is_scanned_dir(&e.name))
+            .filter(|e| !e.is_link || self.follow(&e.path))
+            .map(|e| e.path.clone())
+            .collect();
+        let entries: Arc<[Entry]> = entries.into();
         if is_skill {
-            (self.on_skill)(dir.to_path_buf());
-        }
-        subdirs.sort();
-        for sub in subdirs {
-            self.walk(&sub);
+            let mut own = Listings::new();
+            own.insert(dir.to_path_buf(), entries);
+            for sub in subdirs {
+                self.walk(&sub, Some(&open), Some(&mut own));
+            }
+            match kept {
+                // A nested skill's folders are also its parent's.
+                Some(kept) => {
+                    (self.on_skill)(dir.to_path_buf(), own.clone());
+                    kept.extend(own);
+                }
+                None => (self.on_skill)(dir.to_path_buf(), own),
+            }
+        } else if let Some(kept) = kept {
+            kept.insert(dir.to_path_buf(), entries);
+            for sub in subdirs {
+                self.walk(&sub, Some(&open), Some(kept));
+            }
+        } else {
+            for sub in subdirs {
+                self.walk(&sub, Some(&open), None);
+            }
         }
     }
 

@@ -26,6 +26,14 @@ use crate::skill::{Skill, normalize, percent_decode};
 /// The URL prefix relative links and images are rewritten to by default.
 pub const RESOURCE_BASE: &str = "hone-resource://localhost/";
 
+/// The markdown extensions Hone reads bodies with (GitHub's flavour), for
+/// rendering and for finding links alike, so both see the same links.
+pub const MARKDOWN_OPTIONS: Options = Options::ENABLE_TABLES
+    .union(Options::ENABLE_FOOTNOTES)
+    .union(Options::ENABLE_STRIKETHROUGH)
+    .union(Options::ENABLE_TASKLISTS)
+    .union(Options::ENABLE_GFM);
+
 /// The skill's body as sanitised HTML, resources under [`RESOURCE_BASE`].
 pub fn render_body(skill: &Skill) -> String {
     render_body_with_base(skill, RESOURCE_BASE)
@@ -36,12 +44,7 @@ pub fn render_body(skill: &Skill) -> String {
 /// may need another form of URL on some platforms).
 pub fn render_body_with_base(skill: &Skill, base: &str) -> String {
     let mut html = String::with_capacity(skill.body().len() * 3 / 2);
-    let options = Options::ENABLE_TABLES
-        | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_GFM;
-    pulldown_cmark::html::push_html(&mut html, Parser::new_ext(skill.body(), options));
+    pulldown_cmark::html::push_html(&mut html, Parser::new_ext(skill.body(), MARKDOWN_OPTIONS));
     sanitize(&html, &absolute_dir(&skill.dir), base)
 }
 

@@ -5,10 +5,12 @@
 //! with `yaml` holding the error, so that validation can report it and the app
 //! can open it for repair. Only I/O on the `SKILL.md` itself is an error.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
-use pulldown_cmark::{Event, Options, Parser, Tag};
+use pulldown_cmark::{Event, Parser, Tag};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -226,15 +228,26 @@ pub struct Skill {
 impl Skill {
     /// Loads the skill at `dir` (its `SKILL.md` and the files beside it).
     pub fn load(dir: &Path) -> std::io::Result<Skill> {
-        Skill::load_with(dir, Classify::Yes)
+        Skill::load_with(dir, ResourceDetail::Full)
     }
 
-    /// Loads the skill at `dir`, reading resource heads only when asked to.
-    pub fn load_with(dir: &Path, classify: Classify) -> std::io::Result<Skill> {
+    /// Loads the skill at `dir`, learning about its resources as much as
+    /// `detail` asks.
+    pub fn load_with(dir: &Path, detail: ResourceDetail) -> std::io::Result<Skill> {
+        Skill::load_listed(dir, detail, &Listings::new())
+    }
+
+    /// [`Skill::load_with`], taking folder listings the library scan has
+    /// already read from `listings` instead of reading them again.
+    pub(crate) fn load_listed(
+        dir: &Path,
+        detail: ResourceDetail,
+        listings: &Listings,
+    ) -> std::io::Result<Skill> {
         let path = dir.join(SKILL_FILE);
         let bytes = std::fs::read(&path)?;
-        let mut skill = Skill::from_document(dir, SkillDocument::from_bytes(&bytes));
-        skill.resources = scan_resources_with(dir, classify);
+        let mut skill = Skill::from_document(dir, SkillDocument::from_vec(bytes));
+        skill.resources = scan_listed_resources(dir, detail, listings);
         Ok(skill)
     }
 
@@ -314,14 +327,16 @@ pub fn is_ignored_dir(name: &str) -> bool {
     )
 }
 
-/// Whether loading a skill reads the head of each resource file to tell text
-/// from binary. Validation never needs it; token costs and previews do.
+/// How much loading a skill learns about its resource files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Classify {
+pub enum ResourceDetail {
+    /// Size, mode, and whether each file is text (its first 8 KiB read):
+    /// what token costs, previews and packs need.
     #[default]
-    Yes,
-    /// Resources are listed with `is_text: false`, unread.
-    No,
+    Full,
+    /// Paths only, from the folder listings, with no call per file: what
+    /// validation needs. Sizes are 0 and no file is text or executable.
+    Paths,
 }
 
 /// The most resource files listed for one skill; a skill folder holding a
@@ -332,56 +347,166 @@ const MAX_RESOURCES: usize = 10_000;
 /// skills (folders with their own `SKILL.md`) are not resources of this one.
 /// Symlinks are followed, except back into a folder being listed.
 pub fn scan_resources(dir: &Path) -> Vec<Resource> {
-    scan_resources_with(dir, Classify::Yes)
+    scan_resources_with(dir, ResourceDetail::Full)
 }
 
-pub fn scan_resources_with(dir: &Path, classify: Classify) -> Vec<Resource> {
+pub fn scan_resources_with(dir: &Path, detail: ResourceDetail) -> Vec<Resource> {
+    scan_listed_resources(dir, detail, &Listings::new())
+}
+
+fn scan_listed_resources(dir: &Path, detail: ResourceDetail, listings: &Listings) -> Vec<Resource> {
     let mut resources = Vec::new();
-    let Ok(entries) = list_dir(dir) else {
+    let Ok(entries) = listings.list(dir) else {
         return resources;
     };
-    let mut ancestors = vec![dir.to_path_buf()];
-    list_entries("", entries, classify, &mut ancestors, &mut resources);
+    let mut walk = ResourceWalk {
+        detail,
+        listings,
+        ancestors: vec![dir.to_path_buf()],
+        resources: &mut resources,
+    };
+    walk.list("", &entries);
     resources
 }
 
-struct Entry {
-    name: String,
-    path: PathBuf,
-    is_dir: bool,
-    is_link: bool,
-    metadata: Option<std::fs::Metadata>,
+/// One entry of a folder listing, with a symlink's target resolved.
+#[derive(Debug, Clone)]
+pub(crate) struct Entry {
+    pub name: String,
+    pub path: PathBuf,
+    /// A folder, or a link to one.
+    pub is_dir: bool,
+    /// A regular file, or a link to one.
+    pub is_file: bool,
+    pub is_link: bool,
 }
 
-/// A folder's entries sorted by name, with symlinks resolved.
-fn list_dir(dir: &Path) -> std::io::Result<Vec<Entry>> {
+impl Entry {
+    /// An entry of the kind the listing gave; links (and entries of unknown
+    /// kind) are resolved with a `stat`, and left out when that fails.
+    fn new(name: String, path: PathBuf, kind: Option<std::fs::FileType>) -> Option<Entry> {
+        let kind = match kind {
+            Some(kind) => kind,
+            None => std::fs::symlink_metadata(&path).ok()?.file_type(),
+        };
+        let (is_dir, is_file, is_link) = if kind.is_symlink() {
+            let target = std::fs::metadata(&path).ok()?;
+            (target.is_dir(), target.is_file(), true)
+        } else {
+            (kind.is_dir(), kind.is_file(), false)
+        };
+        Some(Entry {
+            name,
+            path,
+            is_dir,
+            is_file,
+            is_link,
+        })
+    }
+}
+
+/// A folder's entries sorted by name, with symlinks resolved (a link whose
+/// target is missing is left out).
+pub(crate) fn list_dir(dir: &Path) -> std::io::Result<Vec<Entry>> {
     let mut entries: Vec<Entry> = std::fs::read_dir(dir)?
         .filter_map(Result::ok)
         .filter_map(|entry| {
-            let kind = entry.file_type().ok()?;
-            let path = entry.path();
             let name = entry.file_name().to_string_lossy().into_owned();
-            if kind.is_symlink() {
-                let metadata = std::fs::metadata(&path).ok()?;
-                return Some(Entry {
-                    name,
-                    path,
-                    is_dir: metadata.is_dir(),
-                    is_link: true,
-                    metadata: Some(metadata),
-                });
-            }
-            Some(Entry {
-                name,
-                path,
-                is_dir: kind.is_dir(),
-                is_link: false,
-                metadata: None,
-            })
+            Entry::new(name, entry.path(), entry.file_type().ok())
         })
         .collect();
     entries.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(entries)
+}
+
+/// A folder kept open while the folders in it are listed, so that each is
+/// opened by name rather than by walking its whole path again: on a large
+/// library, path walks and `stat`s are most of what listing costs.
+#[cfg(unix)]
+pub(crate) struct OpenDir(rustix::fs::Dir);
+
+#[cfg(not(unix))]
+pub(crate) struct OpenDir;
+
+/// [`list_dir`] for `dir`, a folder of `parent` when given, keeping `dir`
+/// open for the folders in it.
+#[cfg(unix)]
+pub(crate) fn list_dir_in(
+    parent: Option<&OpenDir>,
+    dir: &Path,
+) -> std::io::Result<(Vec<Entry>, OpenDir)> {
+    use std::os::unix::ffi::OsStrExt;
+
+    use rustix::fs::{CWD, Dir, FileType, Mode, OFlags, openat};
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let fd = match (parent, dir.file_name()) {
+        (Some(parent), Some(name)) => openat(parent.0.fd()?, name, flags, Mode::empty())?,
+        _ => openat(CWD, dir, flags, Mode::empty())?,
+    };
+    let mut reader = Dir::new(fd)?;
+    let mut entries = Vec::new();
+    // As `std::fs::read_dir`'s callers here do, an unreadable entry ends the listing.
+    while let Some(Ok(entry)) = reader.read() {
+        let raw = entry.file_name().to_bytes();
+        if raw == b"." || raw == b".." {
+            continue;
+        }
+        let name = std::ffi::OsStr::from_bytes(raw);
+        let path = dir.join(name);
+        let name = name.to_string_lossy().into_owned();
+        let plain = |is_dir, is_file| Entry {
+            name: name.clone(),
+            path: path.clone(),
+            is_dir,
+            is_file,
+            is_link: false,
+        };
+        let listed = match entry.file_type() {
+            FileType::Directory => Some(plain(true, false)),
+            FileType::RegularFile => Some(plain(false, true)),
+            FileType::Symlink | FileType::Unknown => Entry::new(name, path, None),
+            _ => Some(plain(false, false)),
+        };
+        entries.extend(listed);
+    }
+    entries.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok((entries, OpenDir(reader)))
+}
+
+#[cfg(not(unix))]
+pub(crate) fn list_dir_in(
+    _parent: Option<&OpenDir>,
+    dir: &Path,
+) -> std::io::Result<(Vec<Entry>, OpenDir)> {
+    list_dir(dir).map(|entries| (entries, OpenDir))
+}
+
+/// Folder listings already read, by path: the library scan reads every folder
+/// of a skill to find nested skills, and hands the listings to the skill's
+/// resource scan so that no folder is read twice.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Listings(HashMap<PathBuf, Arc<[Entry]>>);
+
+impl Listings {
+    pub fn new() -> Listings {
+        Listings::default()
+    }
+
+    pub fn insert(&mut self, dir: PathBuf, entries: Arc<[Entry]>) {
+        self.0.insert(dir, entries);
+    }
+
+    pub fn extend(&mut self, other: Listings) {
+        self.0.extend(other.0);
+    }
+
+    /// The listing of `dir`, from memory when known.
+    fn list(&self, dir: &Path) -> std::io::Result<Arc<[Entry]>> {
+        match self.0.get(dir) {
+            Some(entries) => Ok(entries.clone()),
+            None => list_dir(dir).map(Arc::from),
+        }
+    }
 }
 
 /// Whether the linked folder `link` is one of `ancestors`: a loop. Only a
@@ -395,57 +520,67 @@ fn links_back(link: &Path, ancestors: &[PathBuf]) -> bool {
         .any(|dir| folder_identity(dir) == Some(target))
 }
 
-fn list_entries(
-    prefix: &str,
-    entries: Vec<Entry>,
-    classify: Classify,
-    ancestors: &mut Vec<PathBuf>,
-    resources: &mut Vec<Resource>,
-) {
-    for entry in entries {
-        if resources.len() >= MAX_RESOURCES {
-            return;
-        }
-        let path = if prefix.is_empty() {
-            entry.name.clone()
-        } else {
-            format!("{prefix}/{}", entry.name)
-        };
-        if entry.is_dir {
-            if is_ignored_dir(&entry.name) {
-                continue;
+/// The state of listing one skill's resources.
+struct ResourceWalk<'a> {
+    detail: ResourceDetail,
+    listings: &'a Listings,
+    /// The folders being listed, outermost first.
+    ancestors: Vec<PathBuf>,
+    resources: &'a mut Vec<Resource>,
+}
+
+impl ResourceWalk<'_> {
+    fn list(&mut self, prefix: &str, entries: &[Entry]) {
+        for entry in entries {
+            if self.resources.len() >= MAX_RESOURCES {
+                return;
             }
-            let Ok(children) = list_dir(&entry.path) else {
-                continue;
+            let path = if prefix.is_empty() {
+                entry.name.clone()
+            } else {
+                format!("{prefix}/{}", entry.name)
             };
-            if children.iter().any(|c| c.name == SKILL_FILE && !c.is_dir)
-                || (entry.is_link && links_back(&entry.path, ancestors))
-            {
+            if entry.is_dir {
+                if is_ignored_dir(&entry.name) {
+                    continue;
+                }
+                let Ok(children) = self.listings.list(&entry.path) else {
+                    continue;
+                };
+                if children.iter().any(|c| c.name == SKILL_FILE && !c.is_dir)
+                    || (entry.is_link && links_back(&entry.path, &self.ancestors))
+                {
+                    continue;
+                }
+                self.ancestors.push(entry.path.clone());
+                self.list(&path, &children);
+                self.ancestors.pop();
                 continue;
             }
-            ancestors.push(entry.path);
-            list_entries(&path, children, classify, ancestors, resources);
-            ancestors.pop();
-            continue;
+            if path == SKILL_FILE || entry.name == ".DS_Store" || !entry.is_file {
+                continue;
+            }
+            let resource = match self.detail {
+                ResourceDetail::Paths => Resource {
+                    path,
+                    size: 0,
+                    is_text: false,
+                    executable: false,
+                },
+                ResourceDetail::Full => {
+                    let Ok(metadata) = std::fs::metadata(&entry.path) else {
+                        continue;
+                    };
+                    Resource {
+                        is_text: is_text_file(&entry.path),
+                        executable: is_executable(&metadata),
+                        size: metadata.len(),
+                        path,
+                    }
+                }
+            };
+            self.resources.push(resource);
         }
-        if path == SKILL_FILE || entry.name == ".DS_Store" {
-            continue;
-        }
-        let Some(metadata) = entry
-            .metadata
-            .or_else(|| std::fs::metadata(&entry.path).ok())
-        else {
-            continue;
-        };
-        if !metadata.is_file() {
-            continue;
-        }
-        resources.push(Resource {
-            is_text: classify == Classify::Yes && is_text_file(&entry.path),
-            executable: is_executable(&metadata),
-            size: metadata.len(),
-            path,
-        });
     }
 }
 
@@ -505,15 +640,19 @@ fn body_links(doc: &SkillDocument) -> Vec<Link> {
     let body = doc.body_text();
     let base = doc.body.start;
     let mut links = Vec::new();
-    // A relative link or image needs `](` (inline) or `]:` (a reference
-    // definition); autolinks always carry a scheme. Most bodies have neither,
-    // and the markdown parse is the dearest part of loading a skill.
-    let bytes = body.as_bytes();
-    if memchr::memmem::find(bytes, b"](").is_none() && memchr::memmem::find(bytes, b"]:").is_none()
-    {
+    // The markdown parse is the dearest part of loading a skill; most bodies
+    // provably have no relative link and skip it.
+    if !may_link_locally(body) {
         return links;
     }
-    let parser = Parser::new_ext(body, Options::all()).into_offset_iter();
+    parse_links(body, base, &mut links);
+    links
+}
+
+/// Every relative link and image of `body` (at byte `base` of the file), by
+/// a full markdown parse.
+fn parse_links(body: &str, base: usize, links: &mut Vec<Link>) {
+    let parser = Parser::new_ext(body, crate::render::MARKDOWN_OPTIONS).into_offset_iter();
     for (event, range) in parser {
         let (dest, is_image) = match event {
             Event::Start(Tag::Link { dest_url, .. }) => (dest_url, false),
@@ -530,7 +669,122 @@ fn body_links(doc: &SkillDocument) -> Vec<Link> {
             span: base + range.start..base + range.end,
         });
     }
-    links
+}
+
+/// Whether `body` may hold a relative link or image; `false` only when it
+/// provably holds none, so that the markdown parse can be skipped.
+///
+/// Every link or image a parse finds has its destination right after `](`
+/// (inline) or `]:` (a reference definition, which reference-style links
+/// use), after optional whitespace and `<`. A destination that starts with
+/// `#`, `/`, `)` or a scheme (`https:`) is not relative whatever follows;
+/// escapes and entities begin with `\` or `&`, which count as relative here.
+/// An occurrence on a line strictly inside a fenced code block is code, not
+/// a link. Fences are only trusted when every fence-like line of the body
+/// starts at column 0 and no line starts an HTML block (`<`): a fence there
+/// can belong to no container (list item, block quote) and lie inside no
+/// HTML block, so where it opens and closes is plain to see.
+fn may_link_locally(body: &str) -> bool {
+    let bytes = body.as_bytes();
+    let finder = memchr::memmem::Finder::new("](");
+    let definitions = memchr::memmem::Finder::new("]:");
+    let mut candidates: Vec<usize> = finder
+        .find_iter(bytes)
+        .chain(definitions.find_iter(bytes))
+        .filter(|&at| may_be_relative(&bytes[at + 2..]))
+        .collect();
+    if candidates.is_empty() {
+        return false;
+    }
+    candidates.sort_unstable();
+    let Some(code) = fenced_lines(body) else {
+        return true;
+    };
+    // Any candidate outside every code range needs the parse.
+    let mut ranges = code.iter().peekable();
+    candidates.iter().any(|&at| {
+        while ranges.next_if(|range| range.end <= at).is_some() {}
+        ranges.peek().is_none_or(|range| range.start > at)
+    })
+}
+
+/// The width of leading whitespace, tabs stopping at multiples of four.
+fn columns(indent: &str) -> usize {
+    indent.bytes().fold(0, |width, b| {
+        if b == b'\t' {
+            width / 4 * 4 + 4
+        } else {
+            width + 1
+        }
+    })
+}
+
+/// Whether a destination starting at `rest` may be a relative path.
+fn may_be_relative(rest: &[u8]) -> bool {
+    let start = rest
+        .iter()
+        .position(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        .unwrap_or(rest.len());
+    let rest = &rest[start..];
+    let rest = rest.strip_prefix(b"<").unwrap_or(rest);
+    match rest.first() {
+        None | Some(b'#' | b'/' | b')') => false,
+        Some(_) => {
+            let scheme = rest
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+                .count();
+            !(scheme > 0 && rest.get(scheme) == Some(&b':'))
+        }
+    }
+}
+
+/// The byte ranges of the lines strictly inside the body's fenced code
+/// blocks, in order; `None` when fences cannot be trusted (see
+/// [`may_link_locally`]).
+fn fenced_lines(body: &str) -> Option<Vec<Range<usize>>> {
+    let mut code = Vec::new();
+    let mut open: Option<(u8, usize)> = None;
+    let mut start = 0;
+    for line in body.split_inclusive('\n') {
+        let end = start + line.len();
+        let content = line.trim_end_matches(['\n', '\r']);
+        let unindented = content.trim_start_matches([' ', '\t']);
+        let indent = content.len() - unindented.len();
+        let fence_char = unindented
+            .bytes()
+            .next()
+            .filter(|b| matches!(b, b'`' | b'~'));
+        let fence_len =
+            fence_char.map_or(0, |c| unindented.bytes().take_while(|&b| b == c).count());
+        let fence_like = fence_len >= 3;
+        match open {
+            Some((c, len)) => {
+                // A closing fence may be indented up to three columns.
+                let closes = fence_char == Some(c)
+                    && fence_len >= len
+                    && columns(&content[..indent]) <= 3
+                    && unindented[fence_len..].trim().is_empty();
+                if closes {
+                    open = None;
+                } else {
+                    code.push(start..end);
+                }
+            }
+            None if fence_like && indent > 0 => return None,
+            None if unindented.starts_with('<') && columns(&content[..indent]) <= 3 => return None,
+            None if fence_like => {
+                let c = fence_char.unwrap_or(b'`');
+                // A backtick fence's info string holds no backtick.
+                if c == b'~' || !unindented[fence_len..].contains('`') {
+                    open = Some((c, fence_len));
+                }
+            }
+            None => {}
+        }
+        start = end;
+    }
+    Some(code)
 }
 
 /// The path part of a relative destination; `None` for URLs, anchors and
@@ -685,9 +939,79 @@ mod tests {
             expected.push(("linked/z.bin", false));
         }
         assert_eq!(listed, expected);
-        let unread = scan_resources_with(&dir, Classify::No);
-        assert!(unread.iter().all(|r| !r.is_text));
+        let unread = scan_resources_with(&dir, ResourceDetail::Paths);
+        assert!(unread.iter().all(|r| !r.is_text && r.size == 0));
         assert_eq!(unread.len(), resources.len());
+    }
+
+    /// The links of `body` by a full parse, skipping the prefilter.
+    fn parsed_links(body: &str) -> Vec<Link> {
+        let mut links = Vec::new();
+        parse_links(body, 0, &mut links);
+        links
+    }
+
+    #[test]
+    fn the_link_prefilter_skips_only_bodies_without_relative_links() {
+        let fragments = [
+            "See [ref](references/a.md).",
+            "[web](https://x.y) and [top](#top) and [abs](/etc/x)",
+            "```",
+            "````",
+            "~~~",
+            "```python",
+            "```js `x`",
+            "  ```",
+            "    ```",
+            "\t```",
+            "- item",
+            "  - [nested](scripts/x.py)",
+            "> quote [q](q.md)",
+            "> ```",
+            "<div>",
+            "</div>",
+            "<!-- [c](c.md)",
+            "-->",
+            "",
+            "    indented [i](i.md)",
+            "[def]: ./defined.md",
+            "see [def] and [other][def]",
+            "a[0](x) `b[1](y)`",
+            "![img](assets/i.png)",
+        ];
+        // Every body of up to four fragment lines, in any order.
+        let n = fragments.len();
+        let mut checked = 0;
+        for a in 0..n {
+            for b in 0..n {
+                for (c, d) in [(0, 2), (2, 0), (3, 7), (a, b), (8, 13), (14, 18)] {
+                    let body = [fragments[a], fragments[b], fragments[c], fragments[d]].join("\n");
+                    let parsed = parsed_links(&body);
+                    if !may_link_locally(&body) {
+                        assert!(parsed.is_empty(), "skipped a body with links: {body:?}");
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 3000);
+    }
+
+    #[test]
+    fn links_in_top_level_fences_need_no_parse() {
+        let body = "Intro\n\n```md\nSee [x](x.md)\n```\n\n[site](https://a.b)\n";
+        assert!(!may_link_locally(body));
+        assert!(parsed_links(body).is_empty());
+        // An indented fence may belong to a list item: the parse decides.
+        let body = "- a\n  ```\n  [x](x.md)\n  ```\n";
+        assert!(may_link_locally(body));
+        // An unclosed fence runs to the end.
+        assert!(!may_link_locally("```\n[x](x.md)\n"));
+        // A closing fence may be indented up to three columns.
+        assert!(may_link_locally("```\ncode\n   ```\n[x](x.md)\n"));
+        assert!(!may_link_locally("```\ncode\n    ```\n[x](x.md)\n"));
+        // An HTML block can hold a fence line that is not a fence.
+        assert!(may_link_locally("<div>\n```\n</div>\n\n[x](x.md)\n```\n"));
     }
 
     #[test]

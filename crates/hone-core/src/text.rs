@@ -3,17 +3,21 @@
 use crate::diagnostic::{Position, Span};
 
 /// The starts of every line of a text, to turn byte offsets into positions in
-/// `O(log lines)`.
+/// `O(log lines)`. Offsets are stored as `u32`: a library holds one index per
+/// skill, and texts past 4 GiB are not read.
 #[derive(Debug, Clone)]
 pub struct LineIndex {
-    line_starts: Vec<usize>,
+    line_starts: Vec<u32>,
 }
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
-        let mut line_starts = Vec::with_capacity(text.len() / 40 + 1);
+        let mut line_starts = Vec::with_capacity(text.len() / 32 + 1);
         line_starts.push(0);
-        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        line_starts.extend(
+            memchr::memchr_iter(b'\n', text.as_bytes())
+                .map(|i| u32::try_from(i + 1).unwrap_or(u32::MAX)),
+        );
         LineIndex { line_starts }
     }
 
@@ -27,7 +31,7 @@ impl LineIndex {
     pub fn line_start(&self, line: u32) -> Option<usize> {
         self.line_starts
             .get((line as usize).checked_sub(1)?)
-            .copied()
+            .map(|&start| start as usize)
     }
 
     /// The position of byte `offset` of `text` (clamped to the text and moved
@@ -37,8 +41,11 @@ impl LineIndex {
         while !text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
-        let start = self.line_starts[line];
+        let line = self
+            .line_starts
+            .partition_point(|&start| start as usize <= offset)
+            - 1;
+        let start = self.line_starts[line] as usize;
         let mut column = text[start..offset].chars().count() + 1;
         if line == 0 && text.starts_with('\u{feff}') && offset > 0 {
             column -= 1;
@@ -60,12 +67,11 @@ impl LineIndex {
     /// The text of the 1-based line holding `offset`, without its line ending.
     pub fn line_text<'t>(&self, text: &'t str, offset: usize) -> &'t str {
         let pos = self.position(text, offset);
-        let start = self.line_starts[pos.line as usize - 1];
+        let start = self.line_starts[pos.line as usize - 1] as usize;
         let end = self
             .line_starts
             .get(pos.line as usize)
-            .copied()
-            .unwrap_or(text.len());
+            .map_or(text.len(), |&end| end as usize);
         text[start..end].trim_end_matches(['\n', '\r'])
     }
 }

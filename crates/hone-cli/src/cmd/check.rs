@@ -13,10 +13,11 @@ use std::process::ExitCode;
 use anstyle::{AnsiColor, Style};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use hone_core::diagnostic::{Diagnostic, Severity};
-use hone_core::library::{DiscoveryProblem, Filters, Library};
+use hone_core::library::{DiscoveryProblem, Library};
 use hone_core::rules::{self, RuleInfo, Target};
-use hone_core::skill::{Classify, SKILL_FILE, Skill};
+use hone_core::skill::{SKILL_FILE, Skill};
 use hone_core::tokens::memo::LimitMemo;
+use rayon::prelude::*;
 use serde::Serialize;
 
 #[derive(clap::Args)]
@@ -53,13 +54,11 @@ enum Format {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    // Validation never reads resource files, only lists them.
-    let library = Library::open_with(&args.paths, &Filters::default(), Classify::No)?;
     let memo = match LimitMemo::default_path() {
         Some(path) if !args.no_cache => LimitMemo::open(&path),
         _ => LimitMemo::in_memory(),
     };
-    let diagnostics = rules::check_library_with(&library, args.target, Some(&memo));
+    let (library, diagnostics) = rules::open_and_check(&args.paths, args.target, Some(&memo))?;
     // A cache that cannot be written only makes the next run slower.
     let _ = memo.save();
     let io_failure = report_problems(&library.problems, &args.paths);
@@ -77,13 +76,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let failing = diagnostics
         .iter()
         .any(|d| args.strict || d.severity == Severity::Error);
-    Ok(ExitCode::from(if io_failure {
+    let code = ExitCode::from(if io_failure {
         2
     } else if failing {
         1
     } else {
         0
-    }))
+    });
+    // The process ends here: freeing thousands of skills and findings one
+    // allocation at a time would only delay the exit.
+    std::mem::forget((library, diagnostics));
+    Ok(code)
 }
 
 /// Prints discovery problems to stderr; true when one is an I/O error on a
@@ -147,6 +150,34 @@ fn severity_style(severity: Severity) -> Style {
     Style::new().bold().fg_color(Some(color.into()))
 }
 
+/// Findings rendered per worker thread: tens of thousands of lines of output
+/// are formatted in parallel, then written in order.
+const RENDER_CHUNK: usize = 128;
+
+/// Renders `items` in parallel chunks with `render` (given each item's
+/// index), then writes them in order.
+fn write_rendered<T: Sync>(
+    out: &mut impl Write,
+    items: &[T],
+    render: impl Fn(&mut Vec<u8>, usize, &T) -> std::io::Result<()> + Sync,
+) -> std::io::Result<()> {
+    let chunks: Vec<Vec<u8>> = items
+        .par_chunks(RENDER_CHUNK)
+        .enumerate()
+        .map(|(chunk_index, chunk)| {
+            let mut buffer = Vec::with_capacity(chunk.len() * 256);
+            for (offset, item) in chunk.iter().enumerate() {
+                render(&mut buffer, chunk_index * RENDER_CHUNK + offset, item)?;
+            }
+            Ok(buffer)
+        })
+        .collect::<std::io::Result<_>>()?;
+    for chunk in chunks {
+        out.write_all(&chunk)?;
+    }
+    Ok(())
+}
+
 fn write_text(
     out: &mut impl Write,
     library: &Library,
@@ -162,7 +193,7 @@ fn write_text(
         .collect();
     let bold = paint(Style::new().bold());
     let dim = paint(Style::new().fg_color(Some(AnsiColor::Blue.into())).bold());
-    for d in diagnostics {
+    write_rendered(out, diagnostics, |out, _, d| {
         let (line, column) = (d.span.start.line, d.span.start.column);
         let style = paint(severity_style(d.severity));
         writeln!(
@@ -214,8 +245,8 @@ fn write_text(
         } else if let Some(help) = &d.help {
             writeln!(out, "  = help: {help}")?;
         }
-        writeln!(out)?;
-    }
+        writeln!(out)
+    })?;
     let s = summarize(library, diagnostics);
     let skills = plural(s.skills, "skill");
     if diagnostics.is_empty() {
@@ -259,23 +290,34 @@ fn write_json(
     diagnostics: &[Diagnostic],
     target: Target,
 ) -> std::io::Result<()> {
-    #[derive(Serialize)]
-    struct Output<'a> {
-        version: u32,
-        target: Target,
-        summary: Summary,
-        diagnostics: &'a [Diagnostic],
-        problems: &'a [DiscoveryProblem],
+    // The same bytes as `serde_json::to_writer_pretty` of the whole object
+    // (a test holds them equal), with the findings serialised in parallel.
+    writeln!(out, "{{")?;
+    writeln!(out, "  \"version\": 1,")?;
+    writeln!(out, "  \"target\": {},", pretty(&target, 2)?)?;
+    let summary = summarize(library, diagnostics);
+    writeln!(out, "  \"summary\": {},", pretty(&summary, 2)?)?;
+    if diagnostics.is_empty() {
+        writeln!(out, "  \"diagnostics\": [],")?;
+    } else {
+        writeln!(out, "  \"diagnostics\": [")?;
+        let last = diagnostics.len() - 1;
+        write_rendered(out, diagnostics, |out, index, d| {
+            let comma = if index == last { "" } else { "," };
+            writeln!(out, "    {}{comma}", pretty(d, 4)?)
+        })?;
+        writeln!(out, "  ],")?;
     }
-    let output = Output {
-        version: 1,
-        target,
-        summary: summarize(library, diagnostics),
-        diagnostics,
-        problems: &library.problems,
-    };
-    serde_json::to_writer_pretty(&mut *out, &output)?;
-    writeln!(out)
+    writeln!(out, "  \"problems\": {}", pretty(&library.problems, 2)?)?;
+    writeln!(out, "}}")
+}
+
+/// `value` as pretty JSON whose lines after the first are indented by
+/// `indent` spaces, to sit inside a pretty-printed object. (JSON strings
+/// escape their line breaks, so every line break is the printer's.)
+fn pretty(value: &impl Serialize, indent: usize) -> std::io::Result<String> {
+    let text = serde_json::to_string_pretty(value)?;
+    Ok(text.replace('\n', &format!("\n{}", " ".repeat(indent))))
 }
 
 fn sarif_level(severity: Severity) -> &'static str {
@@ -397,4 +439,56 @@ fn write_github(out: &mut impl Write, diagnostics: &[Diagnostic]) -> std::io::Re
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The findings are serialised in parallel, piece by piece; the bytes
+    /// must be those of the whole object pretty-printed at once.
+    #[test]
+    fn json_output_is_the_pretty_printed_report() {
+        #[derive(Serialize)]
+        struct Output<'a> {
+            version: u32,
+            target: Target,
+            summary: Summary,
+            diagnostics: &'a [Diagnostic],
+            problems: &'a [DiscoveryProblem],
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        // Enough findings to fill several chunks.
+        let bad = "---\ndescription: x: y\n---\nSee [gone](gone.md).\n";
+        let fine = "---\nname: fine\ndescription: Checks things. Use when asked to.\n---\nBody\n";
+        let skills = (0..RENDER_CHUNK).map(|i| (format!("bad-{i}"), bad));
+        for (dir, text) in skills.chain([("fine".to_string(), fine)]) {
+            std::fs::create_dir_all(tmp.path().join(&dir)).unwrap();
+            std::fs::write(tmp.path().join(&dir).join(SKILL_FILE), text).unwrap();
+        }
+        let roots = [tmp.path().to_path_buf()];
+        let (mut library, diagnostics) = rules::open_and_check(&roots, Target::All, None).unwrap();
+        library.problems.push(DiscoveryProblem {
+            path: tmp.path().join("loop"),
+            message: "a \"quoted\"\nproblem".into(),
+        });
+        for findings in [&diagnostics[..], &[]] {
+            let mut ours = Vec::new();
+            write_json(&mut ours, &library, findings, Target::All).unwrap();
+            let whole = Output {
+                version: 1,
+                target: Target::All,
+                summary: summarize(&library, findings),
+                diagnostics: findings,
+                problems: &library.problems,
+            };
+            let mut expected = serde_json::to_vec_pretty(&whole).unwrap();
+            expected.push(b'\n');
+            assert_eq!(
+                String::from_utf8(ours).unwrap(),
+                String::from_utf8(expected).unwrap()
+            );
+        }
+        assert!(diagnostics.len() > RENDER_CHUNK, "{}", diagnostics.len());
+    }
 }

@@ -54,14 +54,15 @@
 //! ones keep their names and meaning.
 
 use std::ops::Range;
+use std::path::PathBuf;
 use std::str::FromStr;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::{Diagnostic, Edit, Fix, Severity};
-use crate::library::Library;
-use crate::skill::Skill;
+use crate::library::{Filters, Library, LibraryError};
+use crate::skill::{ResourceDetail, Skill};
 use crate::tokens::memo::LimitMemo;
 use crate::yaml::Node;
 
@@ -266,6 +267,24 @@ pub fn check_library_with(
     library::check(library, target, &mut out);
     sort(&mut out);
     out
+}
+
+/// Opens the skills under `roots` and checks them, each skill as soon as it
+/// is loaded (while the scan goes on), then the library-wide rules: what
+/// `hone check` does. Resource files are listed, never read.
+pub fn open_and_check(
+    roots: &[PathBuf],
+    target: Target,
+    memo: Option<&LimitMemo>,
+) -> Result<(Library, Vec<Diagnostic>), LibraryError> {
+    let (library, per_skill) =
+        Library::open_inspecting(roots, &Filters::default(), ResourceDetail::Paths, |skill| {
+            check_skill_with(skill, target, memo)
+        })?;
+    let mut out: Vec<Diagnostic> = per_skill.into_iter().flatten().collect();
+    library::check(&library, target, &mut out);
+    sort(&mut out);
+    Ok((library, out))
 }
 
 /// The findings of one skill as edited, within `library`: its own rules and
