@@ -5,4 +5,6 @@ if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
   exec "$@"
 fi
 echo "with-display: no DISPLAY; running under xvfb-run (headless)" >&2
+# A virtual display has no GPU: WebKit paints faster without GL compositing there.
+export WEBKIT_DISABLE_COMPOSITING_MODE=1
 exec xvfb-run -a -s "-screen 0 1400x900x24" "$@"

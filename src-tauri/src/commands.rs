@@ -52,6 +52,13 @@ pub struct AppState {
     /// Held while a ranker is built, so two requests never build the same one.
     pub(crate) ranker_build: Mutex<()>,
     started: Instant,
+    /// The startup library, opened on a thread of its own as the app starts,
+    /// while the window's web view boots (most of a second), so that the
+    /// window's first request finds it ready.
+    early: Mutex<Option<std::thread::JoinHandle<CommandResult<Session>>>>,
+    /// Milliseconds from process start until the window first became
+    /// usable (library listed, first skill open and checked).
+    ready_ms: Mutex<Option<u64>>,
 }
 
 impl AppState {
@@ -73,7 +80,23 @@ impl AppState {
             routing: Mutex::default(),
             ranker_build: Mutex::default(),
             started,
+            early: Mutex::default(),
+            ready_ms: Mutex::default(),
         }
+    }
+
+    /// The library to open at start, and the user-level skills folder.
+    fn startup_roots(&self) -> (PathBuf, Option<PathBuf>) {
+        let settings = lock(&self.settings);
+        let user = settings.user_root.clone().map(PathBuf::from);
+        (startup_library(&settings), user.filter(|p| p.is_dir()))
+    }
+
+    /// Starts opening the library the window will ask for first.
+    pub fn open_early(&self) {
+        let (project, user) = self.startup_roots();
+        let opening = std::thread::spawn(move || Session::open(&project, user.as_deref()));
+        *lock(&self.early) = Some(opening);
     }
 
     pub(crate) fn session(&self) -> Arc<Session> {
@@ -161,7 +184,12 @@ pub(crate) async fn blocking<T: Send + 'static>(
 }
 
 fn open_and_watch(app: &AppHandle, project: &Path, user: Option<&Path>) -> CommandResult<Startup> {
-    let session = Session::open(project, user)?;
+    watch_session(app, Session::open(project, user)?)
+}
+
+/// Makes `session` the opened library: remembered, checked in the
+/// background and watched for changes.
+fn watch_session(app: &AppHandle, session: Session) -> CommandResult<Startup> {
     let state = app.state::<AppState>();
     state.remember(&session);
     let session = state.replace_session(session);
@@ -182,15 +210,16 @@ pub async fn startup(app: AppHandle) -> CommandResult<Startup> {
         if session.project_root().is_some() {
             return Ok(state.startup_view(&session));
         }
-        let (project, user) = {
-            let settings = lock(&state.settings);
-            (
-                startup_library(&settings),
-                settings.user_root.clone().map(PathBuf::from),
-            )
+        let opening = lock(&state.early).take();
+        let session = match opening.map(std::thread::JoinHandle::join) {
+            Some(Ok(opened)) => opened?,
+            // Not started (or it panicked): open here.
+            _ => {
+                let (project, user) = state.startup_roots();
+                Session::open(&project, user.as_deref())?
+            }
         };
-        let user = user.filter(|p| p.is_dir());
-        let view = open_and_watch(&app, &project, user.as_deref())?;
+        let view = watch_session(&app, session)?;
         eprintln!(
             "hone: opened {} skills in {} ms ({} ms after start)",
             view.library.skills.len(),
@@ -200,6 +229,18 @@ pub async fn startup(app: AppHandle) -> CommandResult<Startup> {
         Ok(view)
     })
     .await
+}
+
+/// The window reports that it became usable; answers how long after the
+/// process started that was (the first report counts).
+#[tauri::command]
+pub fn mark_ready(state: State<'_, AppState>) -> u64 {
+    let mut ready = lock(&state.ready_ms);
+    *ready.get_or_insert_with(|| {
+        let ms = state.started.elapsed().as_millis() as u64;
+        eprintln!("hone: ready {ms} ms after start");
+        ms
+    })
 }
 
 /// Opens `path` as the library, with `user_root` as the lower-priority

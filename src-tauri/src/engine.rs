@@ -5,12 +5,14 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use hone_core::diagnostic::Diagnostic;
 use hone_core::document::FrontmatterBlock;
 use hone_core::library::Library;
 use hone_core::rules::{self, Target};
 use hone_core::skill::Skill;
+use hone_core::tokens::memo::LimitMemo;
 use hone_core::tokens::{self, Tokenizer};
 use hone_core::{catalog, render};
 
@@ -25,10 +27,18 @@ const TARGET: Target = Target::All;
 /// The tokenizer used where the user has not chosen one.
 pub const DEFAULT_TOKENIZER: &str = "o200k";
 
-/// Findings for every skill of the library (library-wide rules included), by index.
+/// Findings for every skill of the library (library-wide rules included), by
+/// index. Checked in the background pool, with the token-limit answers kept
+/// in the user's cache (shared with `hone check`), so that reopening a large
+/// library tokenizes nothing that has not changed.
 pub fn check_library(library: &Library) -> Vec<Vec<Diagnostic>> {
+    let memo = LimitMemo::default_path().map_or_else(LimitMemo::in_memory, |p| LimitMemo::open(&p));
+    let found =
+        background_pool().install(|| rules::check_library_with(library, TARGET, Some(&memo)));
+    // A cache that cannot be written only makes the next check slower.
+    let _ = memo.save();
     let mut by_path: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
-    for diagnostic in rules::check_library(library, TARGET) {
+    for diagnostic in found {
         by_path
             .entry(diagnostic.path.clone())
             .or_default()
@@ -39,6 +49,21 @@ pub fn check_library(library: &Library) -> Vec<Vec<Diagnostic>> {
         .iter()
         .map(|skill| by_path.remove(&skill.path).unwrap_or_default())
         .collect()
+}
+
+/// Threads for work the window does not wait on (checking a whole library):
+/// one core fewer than the machine has, so that the web view, a process of
+/// its own, always has a core to draw and answer keystrokes on.
+fn background_pool() -> &'static rayon::ThreadPool {
+    static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(cores.saturating_sub(1).max(1))
+            .thread_name(|i| format!("hone-background-{i}"))
+            .build()
+            .expect("a thread pool")
+    })
 }
 
 /// Findings for one skill, as the editor's text stands, including the

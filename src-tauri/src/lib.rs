@@ -32,7 +32,9 @@ pub fn run() {
         .plugin(tauri_plugin_opener::init())
         .setup(move |app| {
             let config_dir = app.path().app_config_dir().ok();
-            app.manage(commands::AppState::new(config_dir, started));
+            let state = commands::AppState::new(config_dir, started);
+            state.open_early();
+            app.manage(state);
             Ok(())
         })
         .register_uri_scheme_protocol(commands::PREVIEW_SCHEME, |ctx, _request| {
@@ -44,6 +46,7 @@ pub fn run() {
         .on_window_event(commands::on_window_event)
         .invoke_handler(tauri::generate_handler![
             commands::startup,
+            commands::mark_ready,
             commands::open_library,
             commands::forget_recent,
             commands::open_skill,

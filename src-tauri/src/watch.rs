@@ -10,8 +10,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use notify::RecommendedWatcher;
-use notify::RecursiveMode;
+use notify::event::{AccessKind, AccessMode};
+use notify::{EventKind, RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 use serde::Serialize;
 use tauri::AppHandle;
@@ -58,6 +58,7 @@ impl LibraryWatcher {
             let Ok(events) = result else { return };
             let mut changed: Vec<String> = events
                 .iter()
+                .filter(|event| is_change(&event.kind))
                 .flat_map(|event| event.paths.iter())
                 .filter(|path| is_relevant(path))
                 .map(|path| display(path))
@@ -79,6 +80,17 @@ impl LibraryWatcher {
     }
 }
 
+/// Whether an event reports a change. The watcher also reports files being
+/// opened and closed: reading the library again after a change opens every
+/// file in it, and counting those reads as changes would re-read it forever.
+fn is_change(kind: &EventKind) -> bool {
+    match kind {
+        EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+        EventKind::Access(_) => false,
+        _ => true,
+    }
+}
+
 /// Whether a changed path can affect what the window shows: not the app's own
 /// temporary files, nor version-control internals.
 fn is_relevant(path: &Path) -> bool {
@@ -94,6 +106,23 @@ fn is_relevant(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_are_not_changes() {
+        use notify::event::{CreateKind, ModifyKind, RemoveKind};
+        assert!(!is_change(&EventKind::Access(AccessKind::Open(
+            AccessMode::Any
+        ))));
+        assert!(!is_change(&EventKind::Access(AccessKind::Close(
+            AccessMode::Read
+        ))));
+        assert!(is_change(&EventKind::Access(AccessKind::Close(
+            AccessMode::Write
+        ))));
+        assert!(is_change(&EventKind::Create(CreateKind::File)));
+        assert!(is_change(&EventKind::Modify(ModifyKind::Any)));
+        assert!(is_change(&EventKind::Remove(RemoveKind::Any)));
+    }
 
     #[test]
     fn own_temporary_files_and_git_internals_are_ignored() {

@@ -176,6 +176,9 @@ impl Harness {
             // A plain, predictable theme and no accessibility bus under Xvfb.
             .env("GTK_THEME", "Adwaita")
             .env("NO_AT_BRIDGE", "1")
+            // Xvfb has no GPU: WebKit's GL compositing would run on a software
+            // rasteriser and pace frames at 20-40 ms; plain painting is faster.
+            .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
             .env_remove("WAYLAND_DISPLAY")
             .stdout(Stdio::null())
             .spawn()
@@ -309,6 +312,11 @@ impl App {
             self.fail_after(deadline, &format!("`{css}` to contain {needle:?}"))
                 .await;
         }
+    }
+
+    /// The value of `attribute` on the first element matching `css`, if any.
+    pub async fn attribute_of(&self, css: &str, attribute: &str) -> Option<String> {
+        self.find(css).await?.attr(attribute).await.ok()?
     }
 
     /// The text of the first element matching `css`, if any.

@@ -438,6 +438,9 @@ export const importPack = (pack: string, destination: string, replace: boolean) 
 
 export const startup = () => invoke<Startup>('startup');
 
+/** Reports the window usable; answers how long after the app started that was, in ms. */
+export const markReady = () => invoke<number>('mark_ready');
+
 export const openLibrary = (path: string, userRoot: string | null) =>
   invoke<Startup>('open_library', { path, userRoot });
 

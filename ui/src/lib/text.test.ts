@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OffsetMap, formatBytes, matchesFilter, minimalChange } from './text';
+import { OffsetMap, formatBytes, formatCount, matchesFilter, minimalChange } from './text';
 
 describe('OffsetMap', () => {
   it('maps UTF-8 byte offsets to UTF-16 indices', () => {
@@ -33,6 +33,12 @@ describe('minimalChange', () => {
 });
 
 describe('formatting and filtering', () => {
+  it('formats counts with thousands separators', () => {
+    for (const n of [0, 7, 999, 1000, 12_345, 1_000_000, -4_200, 123_456_789]) {
+      expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
+    }
+  });
+
   it('formats sizes', () => {
     expect(formatBytes(10)).toBe('10 B');
     expect(formatBytes(2048)).toBe('2.0 KiB');

@@ -71,9 +71,12 @@ export function minimalChange(
   return { from: start, to: endBefore, insert: after.slice(start, endAfter) };
 }
 
-/** "1,234" */
+/** "1,234". Written out: `toLocaleString` builds an ICU formatter on every
+ *  call in WebKit, which costs more than a whole row of the skill list. */
 export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
+  const sign = n < 0 ? '-' : '';
+  const digits = String(Math.trunc(Math.abs(n)));
+  return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** "12.3 KiB" */
