@@ -34,24 +34,28 @@ pub(super) fn check(library: &Library, target: Target, out: &mut Vec<Diagnostic>
             first.insert(&skill.id, index);
             continue;
         };
-        let other = &library.skills[first_index];
-        let range = skill
-            .yaml_root()
-            .and_then(|root| root.get("name"))
-            .map_or(0..0, |node| node.span.clone());
-        let mut finding = diagnostic(
-            skill,
-            &DUPLICATE_NAME,
-            range,
-            format!(
-                "the name `{}` is also used by {}",
-                skill.id,
-                other.path.display()
-            ),
-        );
-        finding.help = Some("give each skill a distinct name (and directory)".into());
-        out.push(finding);
+        out.push(duplicate_name(skill, &library.skills[first_index]));
     }
+}
+
+/// `HS501` on `skill`, whose name `other` already has.
+fn duplicate_name(skill: &Skill, other: &Skill) -> Diagnostic {
+    let range = skill
+        .yaml_root()
+        .and_then(|root| root.get("name"))
+        .map_or(0..0, |node| node.span.clone());
+    let mut finding = diagnostic(
+        skill,
+        &DUPLICATE_NAME,
+        range,
+        format!(
+            "the name `{}` is also used by {}",
+            skill.id,
+            other.path.display()
+        ),
+    );
+    finding.help = Some("give each skill a distinct name (and directory)".into());
+    finding
 }
 
 /// The library-wide findings of one skill as it is being edited: `HS501`
@@ -73,22 +77,7 @@ pub(super) fn check_one(
     else {
         return;
     };
-    let range = skill
-        .yaml_root()
-        .and_then(|root| root.get("name"))
-        .map_or(0..0, |node| node.span.clone());
-    let mut finding = diagnostic(
-        skill,
-        &DUPLICATE_NAME,
-        range,
-        format!(
-            "the name `{}` is also used by {}",
-            skill.id,
-            other.path.display()
-        ),
-    );
-    finding.help = Some("give each skill a distinct name (and directory)".into());
-    out.push(finding);
+    out.push(duplicate_name(skill, other));
 }
 
 #[cfg(test)]
