@@ -17,6 +17,18 @@ use fantoccini::{Client, ClientBuilder, Locator};
 /// busy two-core machine can be slow; a timeout here is a real failure).
 const STEP_TIMEOUT: Duration = Duration::from_secs(20);
 
+/// How WebKit paints the window under Xvfb, which has no GPU.
+#[derive(Clone, Copy)]
+pub enum Painting {
+    /// WebKit's default, GL compositing (on a software rasteriser here).
+    Composited,
+    /// Compositing off, as `scripts/with-display.sh` runs the app: frames are
+    /// not paced by the rasteriser, so the in-window timings are the engine's
+    /// and the UI's. WebKitWebDriver's screenshot of some pages never answers
+    /// in this mode (the import preview), so the stories use the default.
+    Plain,
+}
+
 pub struct Harness {
     xvfb: Child,
     driver: Child,
@@ -97,12 +109,12 @@ impl Harness {
     /// Starts Xvfb and tauri-driver, or explains what is missing and returns
     /// `None` (a failure instead when `HONE_E2E=1`).
     pub fn start_or_skip() -> Option<Harness> {
-        Harness::start_with(None)
+        Harness::start_with(None, Painting::Composited)
     }
 
     /// Like [`Harness::start_or_skip`], but opens `library` as it is (it is
     /// only read) instead of a scratch copy of the bundled one.
-    pub fn start_with(library: Option<&Path>) -> Option<Harness> {
+    pub fn start_with(library: Option<&Path>, painting: Painting) -> Option<Harness> {
         let required = std::env::var("HONE_E2E").is_ok_and(|v| v == "1");
         let tools: Vec<_> = ["tauri-driver", "WebKitWebDriver", "Xvfb"]
             .into_iter()
@@ -165,7 +177,11 @@ impl Harness {
         };
         let config = tempfile::tempdir().unwrap();
         let driver_port = free_port();
-        let driver = Command::new(tool("tauri-driver"))
+        let mut driver = Command::new(tool("tauri-driver"));
+        if let Painting::Plain = painting {
+            driver.env("WEBKIT_DISABLE_COMPOSITING_MODE", "1");
+        }
+        let driver = driver
             .args(["--port", &driver_port.to_string()])
             .args(["--native-port", &free_port().to_string()])
             .arg("--native-driver")
@@ -176,9 +192,6 @@ impl Harness {
             // A plain, predictable theme and no accessibility bus under Xvfb.
             .env("GTK_THEME", "Adwaita")
             .env("NO_AT_BRIDGE", "1")
-            // Xvfb has no GPU: WebKit's GL compositing would run on a software
-            // rasteriser and pace frames at 20-40 ms; plain painting is faster.
-            .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
             .env_remove("WAYLAND_DISPLAY")
             .stdout(Stdio::null())
             .spawn()
@@ -270,9 +283,22 @@ impl Drop for Harness {
     }
 }
 
+/// Awaits one WebDriver exchange, failing the test if it gets no answer: a
+/// page stuck in a native dialog or a wedged WebKit must not hang the run.
+async fn answered<T>(what: impl std::fmt::Display, exchange: impl Future<Output = T>) -> T {
+    tokio::time::timeout(STEP_TIMEOUT, exchange)
+        .await
+        .unwrap_or_else(|_| panic!("the WebDriver gave no answer to {what} in {STEP_TIMEOUT:?}"))
+}
+
 impl App {
     async fn find(&self, css: &str) -> Option<Element> {
-        self.client.find(Locator::Css(css)).await.ok()
+        answered(
+            format_args!("find `{css}`"),
+            self.client.find(Locator::Css(css)),
+        )
+        .await
+        .ok()
     }
 
     pub async fn wait_for(&self, css: &str) -> Element {
@@ -291,7 +317,9 @@ impl App {
         let deadline = Instant::now() + STEP_TIMEOUT;
         loop {
             if let Some(element) = self.find(css).await
-                && element.is_displayed().await.unwrap_or(false)
+                && answered("is_displayed", element.is_displayed())
+                    .await
+                    .unwrap_or(false)
             {
                 return element;
             }
@@ -305,7 +333,9 @@ impl App {
         let deadline = Instant::now() + timeout;
         loop {
             if let Some(element) = self.find(css).await
-                && element.text().await.is_ok_and(|t| t.contains(needle))
+                && answered("text", element.text())
+                    .await
+                    .is_ok_and(|t| t.contains(needle))
             {
                 return;
             }
@@ -316,12 +346,14 @@ impl App {
 
     /// The value of `attribute` on the first element matching `css`, if any.
     pub async fn attribute_of(&self, css: &str, attribute: &str) -> Option<String> {
-        self.find(css).await?.attr(attribute).await.ok()?
+        answered("attr", self.find(css).await?.attr(attribute))
+            .await
+            .ok()?
     }
 
     /// The text of the first element matching `css`, if any.
     pub async fn text_of(&self, css: &str) -> Option<String> {
-        self.find(css).await?.text().await.ok()
+        answered("text", self.find(css).await?.text()).await.ok()
     }
 
     pub async fn wait_for_gone(&self, css: &str) {
@@ -335,11 +367,12 @@ impl App {
     pub async fn wait_for_count(&self, css: &str, count: usize) {
         let deadline = Instant::now() + STEP_TIMEOUT;
         loop {
-            let found = self
-                .client
-                .find_all(Locator::Css(css))
-                .await
-                .map_or(0, |e| e.len());
+            let found = answered(
+                format_args!("find all `{css}`"),
+                self.client.find_all(Locator::Css(css)),
+            )
+            .await
+            .map_or(0, |e| e.len());
             if found == count {
                 return;
             }
@@ -362,9 +395,8 @@ impl App {
     }
 
     pub async fn click(&self, css: &str) {
-        self.wait_for_visible(css)
-            .await
-            .click()
+        let element = self.wait_for_visible(css).await;
+        answered(format_args!("click `{css}`"), element.click())
             .await
             .unwrap_or_else(|e| panic!("click {css}: {e}"));
     }
@@ -373,14 +405,20 @@ impl App {
     /// CodeMirror wraps long lines and End stops at each wrap point first, so
     /// End is pressed once per visual row (a few presses past the end are harmless).
     pub async fn click_line_end(&self, needle: &str) {
-        let lines = self
-            .client
-            .find_all(Locator::Css(".cm-line"))
-            .await
-            .unwrap();
+        let lines = answered(
+            "find the editor lines",
+            self.client.find_all(Locator::Css(".cm-line")),
+        )
+        .await
+        .unwrap();
         for line in lines {
-            if line.text().await.is_ok_and(|t| t.contains(needle)) {
-                line.click().await.unwrap();
+            if answered("text", line.text())
+                .await
+                .is_ok_and(|t| t.contains(needle))
+            {
+                answered("click an editor line", line.click())
+                    .await
+                    .unwrap();
                 let end = String::from(char::from(Key::End));
                 self.type_keys(&end.repeat(4)).await;
                 return;
@@ -391,20 +429,29 @@ impl App {
 
     /// Types into whatever has the focus.
     pub async fn type_keys(&self, keys: &str) {
-        let focused = self.client.active_element().await.unwrap();
-        focused.send_keys(keys).await.unwrap();
+        let focused = answered("active element", self.client.active_element())
+            .await
+            .unwrap();
+        answered(format_args!("keys {keys:?}"), focused.send_keys(keys))
+            .await
+            .unwrap();
     }
 
     pub async fn clear_and_type(&self, css: &str, text: &str) {
         let field = self.wait_for_visible(css).await;
-        field.click().await.unwrap();
-        let select_all = format!("{}a{}", char::from(Key::Control), char::from(Key::Control));
-        field.send_keys(&select_all).await.unwrap();
-        field
-            .send_keys(&String::from(char::from(Key::Backspace)))
+        answered(format_args!("click `{css}`"), field.click())
             .await
             .unwrap();
-        field.send_keys(text).await.unwrap();
+        let select_all = format!("{}a{}", char::from(Key::Control), char::from(Key::Control));
+        let backspace = String::from(char::from(Key::Backspace));
+        for keys in [select_all.as_str(), &backspace, text] {
+            answered(
+                format_args!("keys {keys:?} in `{css}`"),
+                field.send_keys(keys),
+            )
+            .await
+            .unwrap();
+        }
     }
 
     /// Chooses `value` in the `<select>` at `css`, as a user's pick would
@@ -416,11 +463,12 @@ impl App {
             el.value = arguments[1];\
             el.dispatchEvent(new Event('change', { bubbles: true }));\
             return true;";
-        let found = self
-            .client
-            .execute(script, vec![css.into(), value.into()])
-            .await
-            .unwrap();
+        let found = answered(
+            format_args!("select {value:?} in `{css}`"),
+            self.client.execute(script, vec![css.into(), value.into()]),
+        )
+        .await
+        .unwrap();
         assert_eq!(
             found,
             serde_json::Value::Bool(true),
@@ -429,14 +477,15 @@ impl App {
     }
 
     pub async fn editor_text(&self) -> String {
-        let text = self
-            .client
-            .execute(
+        let text = answered(
+            "the editor's text",
+            self.client.execute(
                 "return document.querySelector('.cm-content').innerText",
                 vec![],
-            )
-            .await
-            .unwrap();
+            ),
+        )
+        .await
+        .unwrap();
         text.as_str().unwrap_or_default().to_owned()
     }
 
@@ -450,11 +499,13 @@ impl App {
         const SCRIPT: &str = "const done = arguments[arguments.length - 1];\
             window.__TAURI_INTERNALS__.invoke(arguments[0], arguments[1])\
             .then((ok) => done({ ok }), (err) => done({ err: String(err) }));";
-        let outcome = self
-            .client
-            .execute_async(SCRIPT, vec![command.into(), args])
-            .await
-            .unwrap_or_else(|e| panic!("invoke {command}: {e}"));
+        let outcome = answered(
+            format_args!("invoke {command}"),
+            self.client
+                .execute_async(SCRIPT, vec![command.into(), args]),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("invoke {command}: {e}"));
         match outcome.get("err") {
             Some(err) => Err(err.as_str().unwrap_or_default().to_owned()),
             None => Ok(outcome.get("ok").cloned().unwrap_or_default()),
@@ -467,18 +518,23 @@ impl App {
         let started = Instant::now();
         while started.elapsed() < STEP_TIMEOUT {
             let frame = self.wait_for("[data-testid=preview-frame]").await;
-            if frame.enter_frame().await.is_ok() {
-                let width = self
+            if answered("enter the preview frame", frame.enter_frame())
+                .await
+                .is_ok()
+            {
+                let width = answered("the preview image", self
                     .client
                     .execute(
                         "const img = document.querySelector('img'); return img && img.complete ? img.naturalWidth : 0;",
                         vec![],
-                    )
+                    ))
                     .await
                     .ok()
                     .and_then(|v| v.as_u64())
                     .unwrap_or(0);
-                self.client.enter_parent_frame().await.unwrap();
+                answered("leave the preview frame", self.client.enter_parent_frame())
+                    .await
+                    .unwrap();
                 if width > 0 {
                     return width;
                 }
@@ -489,13 +545,13 @@ impl App {
     }
 
     pub async fn screenshot(&self, name: &str) {
-        match self.client.screenshot().await {
+        match answered(format_args!("screenshot {name}"), self.client.screenshot()).await {
             Ok(png) => std::fs::write(self.screenshots.join(format!("{name}.png")), png).unwrap(),
             Err(e) => eprintln!("e2e: no screenshot {name}: {e}"),
         }
     }
 
     pub async fn close(self) {
-        let _ = self.client.close().await;
+        let _ = tokio::time::timeout(STEP_TIMEOUT, self.client.close()).await;
     }
 }

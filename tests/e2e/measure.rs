@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::harness::Harness;
+use crate::harness::{Harness, Painting};
 
 /// Keystrokes timed; the median is reported.
 const KEYSTROKES: usize = 7;
@@ -24,7 +24,7 @@ fn figures_for_a_large_library() {
         return;
     };
     let corpus = corpus.canonicalize().unwrap();
-    let Some(harness) = Harness::start_with(Some(&corpus)) else {
+    let Some(harness) = Harness::start_with(Some(&corpus), Painting::Plain) else {
         return;
     };
     let skill = typical_skill(&corpus).expect("a skill with a one-line description");
