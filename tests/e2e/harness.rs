@@ -476,6 +476,20 @@ impl App {
         );
     }
 
+    /// Scrolls the element at `css` to its end, as a user browsing a list would.
+    pub async fn scroll_to_end(&self, css: &str) {
+        self.wait_for(css).await;
+        let script = "const el = document.querySelector(arguments[0]);\
+            el.scrollTop = el.scrollHeight;\
+            el.dispatchEvent(new Event('scroll'));";
+        answered(
+            format_args!("scroll `{css}`"),
+            self.client.execute(script, vec![css.into()]),
+        )
+        .await
+        .unwrap();
+    }
+
     pub async fn editor_text(&self) -> String {
         let text = answered(
             "the editor's text",

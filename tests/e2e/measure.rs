@@ -80,7 +80,9 @@ async fn measure(harness: &Harness, skill: &Path) {
     );
     app.screenshot("large-library").await;
 
-    // The list shows only the rows in view: find the skill by filtering.
+    // The list shows only the rows in view: find the skill by filtering, from
+    // the end of the list (a filter once left that page empty).
+    app.scroll_to_end(".sidebar .scroller").await;
     let name = skill.file_name().unwrap().to_string_lossy();
     app.clear_and_type("input[aria-label='Filter skills']", &name)
         .await;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OffsetMap, formatBytes, formatCount, matchesFilter, minimalChange } from './text';
+import { OffsetMap, countOf, formatBytes, formatCount, matchesFilter, minimalChange } from './text';
 
 describe('OffsetMap', () => {
   it('maps UTF-8 byte offsets to UTF-16 indices', () => {
@@ -49,5 +49,13 @@ describe('formatting and filtering', () => {
     expect(matchesFilter('git', 'Writes commit messages', 'commit')).toBe(true);
     expect(matchesFilter('git', 'x', 'docker')).toBe(false);
     expect(matchesFilter('git', 'x', '  ')).toBe(true);
+  });
+});
+
+describe('countOf', () => {
+  it('writes the noun in the singular only for one', () => {
+    expect(countOf(0, 'file')).toBe('0 files');
+    expect(countOf(1, 'file')).toBe('1 file');
+    expect(countOf(1821, 'skill')).toBe('1,821 skills');
   });
 });

@@ -79,6 +79,11 @@ export function formatCount(n: number): string {
   return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/** "1 file", "2 files": a count with its noun, plural unless one. */
+export function countOf(n: number, noun: string): string {
+  return `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** "12.3 KiB" */
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
