@@ -277,10 +277,29 @@ impl Harness {
 impl Drop for Harness {
     fn drop(&mut self) {
         for child in [&mut self.driver, &mut self.xvfb] {
-            let _ = child.kill();
-            let _ = child.wait();
+            stop(child);
         }
     }
+}
+
+/// Asks `child` to end, and kills it if it has not within a few seconds. A
+/// kill outright would orphan the WebKitWebDriver that tauri-driver started.
+fn stop(child: &mut Child) {
+    if let Some(pid) = i32::try_from(child.id())
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline {
+        if !matches!(child.try_wait(), Ok(None)) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// Awaits one WebDriver exchange, failing the test if it gets no answer: a
