@@ -577,10 +577,16 @@ impl App {
         0
     }
 
+    /// Saves a picture of the window. A screenshot is a record, not a check:
+    /// one that fails or gets no answer is reported and the test goes on (or
+    /// fails with the step it was recording).
     pub async fn screenshot(&self, name: &str) {
-        match answered(format_args!("screenshot {name}"), self.client.screenshot()).await {
-            Ok(png) => std::fs::write(self.screenshots.join(format!("{name}.png")), png).unwrap(),
-            Err(e) => eprintln!("e2e: no screenshot {name}: {e}"),
+        match tokio::time::timeout(STEP_TIMEOUT, self.client.screenshot()).await {
+            Ok(Ok(png)) => {
+                std::fs::write(self.screenshots.join(format!("{name}.png")), png).unwrap()
+            }
+            Ok(Err(e)) => eprintln!("e2e: no screenshot {name}: {e}"),
+            Err(_) => eprintln!("e2e: no screenshot {name}: no answer in {STEP_TIMEOUT:?}"),
         }
     }
 

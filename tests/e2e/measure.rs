@@ -80,12 +80,15 @@ async fn measure(harness: &Harness, skill: &Path) {
     );
     app.screenshot("large-library").await;
 
-    // The list shows only the rows in view: find the skill by filtering, from
-    // the end of the list (a filter once left that page empty).
+    // The list shows only the rows in view: find the skill by filtering. From
+    // the end of the list, a broad filter shows its matches from the top.
     app.scroll_to_end(".sidebar .scroller").await;
-    let name = skill.file_name().unwrap().to_string_lossy();
-    app.clear_and_type("input[aria-label='Filter skills']", &name)
+    let filter = "input[aria-label='Filter skills']";
+    app.clear_and_type(filter, "-").await;
+    app.wait_for("[data-testid=skill-list] li[aria-posinset='1']")
         .await;
+    let name = skill.file_name().unwrap().to_string_lossy();
+    app.clear_and_type(filter, &name).await;
     let selector = format!("[data-testid=skill-list] li[title='{}']", skill.display());
     app.click(&selector).await;
     app.wait_for_text("[data-testid=editor]", "description: ")
