@@ -2,12 +2,20 @@
 #   make run   — install what is missing, build, and open the app on skills/
 #   make test  — install what is missing, then run every check and test
 # Everything they install is listed in scripts/setup.sh.
+#
+# Both build with one cargo invocation (`build`), so switching between them
+# rebuilds nothing: `cargo build -p hone-app` alone would resolve features
+# without the CLI's and the tests' dependencies and rebuild half the tree.
 
 SHELL := /bin/bash
 CARGO ?= cargo
 LIBRARY ?= skills
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+# The shared corpus beside the checkout, when there is one: its tests are
+# ignored without it (`cargo test` lists them) and run with it.
+CORPUS ?= $(wildcard ../shared/corpus)
 
-.PHONY: run test setup ui app lint unit e2e bench fuzz
+.PHONY: run test setup ui build model bench fuzz corpus
 
 setup:
 	@scripts/setup.sh
@@ -15,21 +23,29 @@ setup:
 ui: setup
 	npm --prefix ui run build
 
-app: ui
-	$(CARGO) build -p hone-app
+# One dev-profile build serves the app, the CLI, the unit tests, the CLI
+# tests and the end-to-end tests (dependencies are optimised in that profile).
+build: ui
+	$(CARGO) build --workspace --all-targets
 
-run: app
-	@scripts/with-display.sh target/debug/hone-app $(LIBRARY)
+model: build
+	@HONE_BIN=$(TARGET_DIR)/debug/hone scripts/install-model.sh
 
-# One dev-profile build serves the unit tests, the CLI tests and the app the
-# end-to-end tests drive (dependencies are optimised in that profile).
-test: ui
+run: build model
+	@scripts/with-display.sh $(TARGET_DIR)/debug/hone-app $(LIBRARY)
+
+# Every test binary runs even when one fails (--no-fail-fast), so one
+# failure never hides another.
+test: build model
 	$(CARGO) fmt --all --check
 	npm --prefix ui run check
 	npm --prefix ui test
-	$(CARGO) build --workspace --all-targets
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
-	HONE_E2E=1 HONE_REQUIRE_MODEL=1 $(CARGO) test --workspace
+	$(if $(CORPUS),HONE_CORPUS=$(abspath $(CORPUS)) )$(CARGO) test --workspace --no-fail-fast$(if $(CORPUS), -- --include-ignored)
+
+# The corpus tests alone (they need HONE_CORPUS; see crates/hone-core/tests/common).
+corpus: build
+	HONE_CORPUS=$(abspath $(or $(CORPUS),$(error no corpus: set CORPUS=path/to/skills))) $(CARGO) test --workspace --no-fail-fast -- --ignored
 
 bench:
 	HONE_CORPUS=$${HONE_CORPUS:-../shared/corpus} $(CARGO) bench -p hone-core

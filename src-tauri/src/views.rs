@@ -6,7 +6,8 @@
 use hone_core::diagnostic::{Diagnostic, Severity};
 use hone_core::eval::{Case, Comparison, Report};
 use hone_core::pack::{ExportReport, PackFormat};
-use hone_core::rank::{Explanation, RankerKind, RoutingField};
+use hone_core::rank::highlight::FieldHighlight;
+use hone_core::rank::{Explanation, RankerKind};
 use hone_core::rules::Target;
 use hone_core::workspace::Stamp;
 use serde::{Deserialize, Serialize};
@@ -207,23 +208,8 @@ pub struct RankedView {
     pub score: f32,
     pub confidence: f32,
     /// The routing fields, cut at the matched words.
-    pub fields: Vec<FieldText>,
+    pub fields: Vec<FieldHighlight>,
     pub explanation: Explanation,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FieldText {
-    pub field: RoutingField,
-    pub segments: Vec<Segment>,
-    /// The part of this field that contributed most to a semantic match.
-    pub strongest_part: Option<String>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Segment {
-    pub text: String,
-    pub hit: bool,
 }
 
 /// The open skill's rank (1-based, within the top 50) with the editor's text

@@ -17,6 +17,12 @@ use fantoccini::{Client, ClientBuilder, Locator};
 /// busy two-core machine can be slow; a timeout here is a real failure).
 const STEP_TIMEOUT: Duration = Duration::from_secs(20);
 
+/// How long Xvfb and tauri-driver may take to come up. Starting a process is
+/// the step a loaded machine slows most (the other core busy compiling, the
+/// page cache cold), and a failure here says nothing about the app: wait
+/// long, but fail at once when the process has died.
+const STARTUP_TIMEOUT: Duration = Duration::from_secs(120);
+
 /// How WebKit paints the window under Xvfb, which has no GPU.
 #[derive(Clone, Copy)]
 pub enum Painting {
@@ -97,17 +103,28 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-fn wait_until(what: &str, mut ready: impl FnMut() -> bool) {
-    let deadline = Instant::now() + STEP_TIMEOUT;
+/// Waits until `ready`, failing when `process` exits first or after
+/// [`STARTUP_TIMEOUT`].
+fn wait_for_start(what: &str, process: &mut Child, mut ready: impl FnMut() -> bool) {
+    let started = Instant::now();
     while !ready() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        if let Ok(Some(status)) = process.try_wait() {
+            panic!("{what} exited ({status}) before it was ready");
+        }
+        assert!(
+            started.elapsed() < STARTUP_TIMEOUT,
+            "{what} was not ready after {} s",
+            STARTUP_TIMEOUT.as_secs()
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
+    println!("e2e: {what} ready in {} ms", started.elapsed().as_millis());
 }
 
 impl Harness {
-    /// Starts Xvfb and tauri-driver, or explains what is missing and returns
-    /// `None` (a failure instead when `HONE_E2E=1`).
+    /// Starts Xvfb and tauri-driver. A missing tool fails the test, unless
+    /// the caller opted out with `HONE_E2E=0`: then it is skipped with a
+    /// message and `None`.
     pub fn start_or_skip() -> Option<Harness> {
         Harness::start_with(None, Painting::Composited)
     }
@@ -115,7 +132,7 @@ impl Harness {
     /// Like [`Harness::start_or_skip`], but opens `library` as it is (it is
     /// only read) instead of a scratch copy of the bundled one.
     pub fn start_with(library: Option<&Path>, painting: Painting) -> Option<Harness> {
-        let required = std::env::var("HONE_E2E").is_ok_and(|v| v == "1");
+        let required = std::env::var("HONE_E2E").map_or(true, |v| v != "0");
         let tools: Vec<_> = ["tauri-driver", "WebKitWebDriver", "Xvfb"]
             .into_iter()
             .map(|name| (name, find_tool(name)))
@@ -133,10 +150,8 @@ impl Harness {
                 "end-to-end tests need {}; run scripts/setup-app.sh",
                 missing.join(", ")
             );
-            assert!(!required, "HONE_E2E=1 but {message}");
-            eprintln!(
-                "skipping the end-to-end tests: {message} (set HONE_E2E=1 to make this a failure)"
-            );
+            assert!(!required, "{message} (or set HONE_E2E=0 to skip them)");
+            eprintln!("HONE_E2E=0: skipping the end-to-end tests: {message}");
             return None;
         }
         let tool = |name: &str| {
@@ -150,7 +165,7 @@ impl Harness {
         };
 
         let display = free_display();
-        let xvfb = Command::new(tool("Xvfb"))
+        let mut xvfb = Command::new(tool("Xvfb"))
             .args([
                 &format!(":{display}"),
                 "-screen",
@@ -163,7 +178,7 @@ impl Harness {
             .stderr(Stdio::null())
             .spawn()
             .expect("Xvfb starts");
-        wait_until("the X display", || {
+        wait_for_start("the X display", &mut xvfb, || {
             Path::new(&format!("/tmp/.X11-unix/X{display}")).exists()
         });
 
@@ -181,7 +196,7 @@ impl Harness {
         if let Painting::Plain = painting {
             driver.env("WEBKIT_DISABLE_COMPOSITING_MODE", "1");
         }
-        let driver = driver
+        let mut driver = driver
             .args(["--port", &driver_port.to_string()])
             .args(["--native-port", &free_port().to_string()])
             .arg("--native-driver")
@@ -196,7 +211,7 @@ impl Harness {
             .stdout(Stdio::null())
             .spawn()
             .expect("tauri-driver starts");
-        wait_until("tauri-driver", || {
+        wait_for_start("tauri-driver", &mut driver, || {
             std::net::TcpStream::connect(("127.0.0.1", driver_port)).is_ok()
         });
         let screenshots = repo_root().join("docs/screenshots");

@@ -10,8 +10,8 @@
 //! meet the conflict banner when both sides changed. Screenshots go to
 //! `docs/screenshots/`; timings are printed, never asserted.
 //!
-//! Without the tools the test explains what is missing and passes, unless
-//! `HONE_E2E=1` (as CI sets it), where a missing tool is a failure.
+//! A missing tool (Xvfb, tauri-driver, WebKitWebDriver, the built UI) fails
+//! the tests with what to install; `HONE_E2E=0` skips them instead.
 
 mod harness;
 mod measure;

@@ -1,21 +1,14 @@
-//! Corpus-wide checks over the shared collection of real skills, when present.
-//! Set `HONE_CORPUS` to its path; without it these tests pass vacuously.
+//! Corpus-wide checks over the shared collection of real skills
+//! (`HONE_CORPUS`; ignored without it, see `common`).
 
-use std::path::PathBuf;
+mod common;
 
 use hone_core::library::{Filters, Library};
 
-fn corpus() -> Option<PathBuf> {
-    let path = PathBuf::from(std::env::var_os("HONE_CORPUS")?);
-    path.is_dir().then_some(path)
-}
-
 #[test]
+#[ignore = "needs the shared corpus: HONE_CORPUS=../shared/corpus cargo test -- --ignored"]
 fn every_corpus_skill_loads() {
-    let Some(root) = corpus() else {
-        eprintln!("HONE_CORPUS not set: skipping the corpus check");
-        return;
-    };
+    let root = common::corpus();
     let library = Library::open(&[root], &Filters::default()).expect("corpus opens");
     assert_eq!(
         library.skills.len(),

@@ -2,8 +2,7 @@
 //! ranking on the installed model.
 //!
 //! These tests need the model (`hone model install`, which the README's test
-//! command runs first). Without it they skip with a message, unless
-//! `HONE_REQUIRE_MODEL=1` (set in CI), where a missing model fails.
+//! command runs first): without it they fail and say how to install it.
 
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -12,35 +11,25 @@ use hone_core::embed::{Embedder, EmbeddingCache, EmbeddingModel, resolve_model_d
 use hone_core::rank::semantic::SemanticRanker;
 use hone_core::rank::{Explanation, Ranker, RoutingDoc, RoutingField};
 
-/// The installed model's folder, or `None` (after saying why) to skip.
-fn model_dir() -> Option<PathBuf> {
+/// The installed model's folder; a missing model fails the test.
+fn model_dir() -> PathBuf {
     let location = resolve_model_dir(None);
-    if location.installed {
-        return Some(location.dir);
-    }
-    let required = std::env::var("HONE_REQUIRE_MODEL").is_ok_and(|v| v == "1");
     assert!(
-        !required,
-        "HONE_REQUIRE_MODEL=1 but no model at {}; run `hone model install`",
+        location.installed,
+        "no embedding model at {}: run `hone model install` (`make test` does)",
         location.dir.display()
     );
-    eprintln!(
-        "skipping: no embedding model at {} (run `hone model install`)",
-        location.dir.display()
-    );
-    None
+    location.dir
 }
 
-fn model() -> Option<&'static EmbeddingModel> {
+fn model() -> &'static EmbeddingModel {
     static MODEL: OnceLock<EmbeddingModel> = OnceLock::new();
-    let dir = model_dir()?;
-    Some(MODEL.get_or_init(|| EmbeddingModel::load(&dir).expect("the installed model loads")))
+    MODEL.get_or_init(|| EmbeddingModel::load(&model_dir()).expect("the installed model loads"))
 }
 
-fn embedder(cache: EmbeddingCache) -> Option<Arc<Embedder>> {
-    let dir = model_dir()?;
-    let model = EmbeddingModel::load(&dir).expect("the installed model loads");
-    Some(Arc::new(Embedder::with_cache(model, cache)))
+fn embedder(cache: EmbeddingCache) -> Arc<Embedder> {
+    let model = EmbeddingModel::load(&model_dir()).expect("the installed model loads");
+    Arc::new(Embedder::with_cache(model, cache))
 }
 
 #[derive(serde::Deserialize)]
@@ -56,7 +45,7 @@ struct ReferenceCase {
 
 #[test]
 fn embeddings_match_the_independent_reference() {
-    let Some(model) = model() else { return };
+    let model = model();
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/embedding_reference.json"
@@ -92,7 +81,7 @@ fn embeddings_match_the_independent_reference() {
 
 #[test]
 fn long_texts_are_truncated_not_rejected() {
-    let Some(model) = model() else { return };
+    let model = model();
     let long = "word ".repeat(5000);
     let vectors = model.embed(&[long.as_str(), ""]).unwrap();
     let norm: f32 = vectors[0].iter().map(|v| v * v).sum::<f32>().sqrt();
@@ -102,7 +91,7 @@ fn long_texts_are_truncated_not_rejected() {
 
 #[test]
 fn part_contributions_add_up_to_the_similarity() {
-    let Some(model) = model() else { return };
+    let model = model();
     let text = "pdf: Reads PDF files. Fills in PDF forms and signs them.";
     let parts = [0..3, 5..21, 22..text.len()];
     let segmented = model
@@ -162,9 +151,7 @@ fn library() -> Vec<RoutingDoc> {
 
 #[test]
 fn semantic_ranking_finds_paraphrases_and_explains_them() {
-    let Some(embedder) = embedder(EmbeddingCache::in_memory("test", 384)) else {
-        return;
-    };
+    let embedder = embedder(EmbeddingCache::in_memory("test", 384));
     let ranker = SemanticRanker::new(embedder, library(), &mut |_| {}).unwrap();
     let matches = ranker
         .rank("combine two portable document files into one", 3)
@@ -195,9 +182,7 @@ fn semantic_ranking_finds_paraphrases_and_explains_them() {
 
 #[test]
 fn edits_reembed_one_skill_and_removals_drop_it() {
-    let Some(embedder) = embedder(EmbeddingCache::in_memory("test", 384)) else {
-        return;
-    };
+    let embedder = embedder(EmbeddingCache::in_memory("test", 384));
     let mut ranker = SemanticRanker::new(embedder, library(), &mut |_| {}).unwrap();
     ranker
         .upsert(doc("chart", "Plan weekly meals and grocery lists."))
@@ -220,12 +205,12 @@ fn edits_reembed_one_skill_and_removals_drop_it() {
 
 #[test]
 fn a_cached_library_embeds_nothing_and_an_edit_embeds_one_text() {
-    let Some(model) = model() else { return };
+    let model = model();
     let tmp = tempfile::tempdir().unwrap();
     let cache_path = tmp.path().join("cache.bin");
     let open = || {
         let cache = EmbeddingCache::open(&cache_path, model.id(), model.dim(), 1 << 30);
-        embedder(cache).unwrap()
+        embedder(cache)
     };
     let mut embedded = Vec::new();
     SemanticRanker::new(open(), library(), &mut |p| embedded.push(p.total)).unwrap();
@@ -258,9 +243,7 @@ fn a_cached_library_embeds_nothing_and_an_edit_embeds_one_text() {
 #[test]
 fn hybrid_ranking_fuses_both_sides_and_explains_them() {
     use hone_core::rank::hybrid::HybridRanker;
-    let Some(embedder) = embedder(EmbeddingCache::in_memory("test", 384)) else {
-        return;
-    };
+    let embedder = embedder(EmbeddingCache::in_memory("test", 384));
     let mut ranker = HybridRanker::new(embedder, library(), &mut |_| {}).unwrap();
     assert_eq!(ranker.kind(), hone_core::rank::RankerKind::Hybrid);
 

@@ -3,6 +3,8 @@
 //! shared corpus) the development benchmark. Floors, not exact figures, so
 //! that tuning can move the numbers without editing tests.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use hone_core::eval::{self, Identities, Report, RunOptions, Suite};
@@ -82,23 +84,15 @@ fn suites_naming_missing_skills_are_rejected_with_the_names() {
     assert!(err.to_string().contains("`no-such-skill`"));
 }
 
-/// The development benchmark, when the shared corpus is available.
+/// The development benchmark, from the shared corpus.
 #[test]
+#[ignore = "needs the shared corpus: HONE_CORPUS=../shared/corpus cargo test -- --ignored"]
 fn dev_benchmark_beats_the_tf_idf_reference() {
-    let Some(corpus) = std::env::var_os("HONE_CORPUS").map(PathBuf::from) else {
-        eprintln!("HONE_CORPUS is unset: skipping the development benchmark");
-        return;
-    };
+    let corpus = common::corpus();
     let library = corpus.join("sickn33__antigravity-awesome-skills");
     let suite = corpus.join("../benchmarks/dev-routing-553.yaml");
-    if !library.is_dir() || !suite.is_file() {
-        eprintln!(
-            "{} or {} is missing: skipping",
-            library.display(),
-            suite.display()
-        );
-        return;
-    }
+    assert!(library.is_dir(), "{} is missing", library.display());
+    assert!(suite.is_file(), "{} is missing", suite.display());
     let report = run(&library, &[suite]);
     let m = &report.metrics.overall;
     assert!(m.p_at_1.unwrap() >= 0.43, "{m:?}");

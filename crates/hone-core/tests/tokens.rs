@@ -3,6 +3,8 @@
 //! tiktoken core; see `token-counts.mjs`) and `fixtures/tiny-tokenizer-counts.json`
 //! (the Python `tokenizers` package; see `tiny-tokenizer.py`).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use hone_core::document::SkillDocument;
@@ -235,15 +237,9 @@ fn an_unsaved_buffer_is_measured_as_held() {
 /// With the corpus present, the totals over every `SKILL.md` match the ones
 /// OpenAI's tiktoken core (npm `tiktoken` 1.0.22) gave for the same files.
 #[test]
+#[ignore = "needs the shared corpus: HONE_CORPUS=../shared/corpus cargo test -- --ignored"]
 fn corpus_totals_match_tiktoken() {
-    let Some(dir) = std::env::var_os("HONE_CORPUS").map(PathBuf::from) else {
-        eprintln!("HONE_CORPUS unset: skipped");
-        return;
-    };
-    if !dir.is_dir() {
-        eprintln!("{}: no corpus, skipped", dir.display());
-        return;
-    }
+    let dir = common::corpus();
     let json = read_json("token-counts.json");
     let reference = &json["corpus"];
     let mut texts = Vec::new();
@@ -257,12 +253,12 @@ fn corpus_totals_match_tiktoken() {
         }
     }
     let bytes: usize = texts.iter().map(String::len).sum();
-    if texts.len() as u64 != reference["files"].as_u64().unwrap()
-        || bytes as u64 != reference["bytes"].as_u64().unwrap()
-    {
-        eprintln!("the corpus changed since the reference was recorded: skipped");
-        return;
-    }
+    assert!(
+        texts.len() as u64 == reference["files"].as_u64().unwrap()
+            && bytes as u64 == reference["bytes"].as_u64().unwrap(),
+        "the corpus changed since the reference was recorded: record it again \
+         (tests/fixtures/token-counts.mjs)"
+    );
     let o200k: usize = texts.iter().map(|t| Tokenizer::o200k().count(t)).sum();
     let cl100k: usize = texts.iter().map(|t| Tokenizer::cl100k().count(t)).sum();
     assert_eq!(o200k as u64, reference["o200k"].as_u64().unwrap());
@@ -272,15 +268,9 @@ fn corpus_totals_match_tiktoken() {
 /// With the corpus present: every skill measures and renders without a panic,
 /// and no rendered body keeps a script or an event handler.
 #[test]
+#[ignore = "needs the shared corpus: HONE_CORPUS=../shared/corpus cargo test -- --ignored"]
 fn corpus_skills_measure_and_render() {
-    let Some(dir) = std::env::var_os("HONE_CORPUS").map(PathBuf::from) else {
-        eprintln!("HONE_CORPUS unset: skipped");
-        return;
-    };
-    if !dir.is_dir() {
-        eprintln!("{}: no corpus, skipped", dir.display());
-        return;
-    }
+    let dir = common::corpus();
     let filters = hone_core::library::Filters::default();
     let library = hone_core::library::Library::open(&[dir], &filters).unwrap();
     let skills: Vec<&Skill> = library.skills.iter().collect();

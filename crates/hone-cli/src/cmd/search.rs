@@ -7,10 +7,9 @@ use std::time::{Duration, Instant};
 use anstream::{eprintln, println};
 use anstyle::{AnsiColor, Style};
 use hone_core::library::{Filters, Library};
+use hone_core::rank::highlight::field_highlights;
 use hone_core::rank::hybrid::default_kind;
-use hone_core::rank::{
-    self, Explanation, Match, Ranker, RankerKind, RoutingDoc, RoutingField, selected,
-};
+use hone_core::rank::{self, Explanation, Match, Ranker, RankerKind, RoutingDoc, selected};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
@@ -271,32 +270,25 @@ fn print_explanation(explanation: &Explanation, doc: Option<&RoutingDoc>) {
                 );
             }
             let Some(doc) = doc else { return };
-            for field in RoutingField::ALL {
-                let mut ranges: Vec<_> = keyword
-                    .terms
-                    .iter()
-                    .filter(|t| t.field == field)
-                    .flat_map(|t| t.highlights.iter().cloned())
-                    .collect();
-                if ranges.is_empty() {
+            let explanation = Explanation::Keyword(keyword.clone());
+            for field in field_highlights(doc, &explanation) {
+                if !field.segments.iter().any(|s| s.hit) {
                     continue;
                 }
-                ranges.sort_by_key(|r| r.start);
-                let text = doc.field_text(field);
-                let mut shown = String::new();
-                let mut at = 0;
-                for range in ranges {
-                    if range.start < at || range.end > text.len() {
-                        continue;
-                    }
-                    shown.push_str(&text[at..range.start]);
-                    shown.push_str(&format!("{hit}{}{hit:#}", &text[range.clone()]));
-                    at = range.end;
-                }
-                shown.push_str(&text[at..]);
+                let shown: String = field
+                    .segments
+                    .iter()
+                    .map(|s| {
+                        if s.hit {
+                            format!("{hit}{}{hit:#}", s.text)
+                        } else {
+                            s.text.clone()
+                        }
+                    })
+                    .collect();
                 println!(
                     "    {dim}{}:{dim:#} {}",
-                    field.as_str(),
+                    field.field.as_str(),
                     shown.replace('\n', " / ")
                 );
             }

@@ -30,6 +30,7 @@
 
 pub mod analysis;
 pub mod bm25;
+pub mod highlight;
 pub mod hybrid;
 pub mod semantic;
 
