@@ -10,11 +10,6 @@ use clap::{Parser, Subcommand};
 
 mod cmd;
 
-// A short-lived process that loads thousands of small files: mimalloc's
-// per-thread free lists make its many small allocations cheaper than glibc's.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// Hone: a workbench for agent skills (folders with a SKILL.md).
 #[derive(Parser)]
 #[command(name = "hone", version, about, long_about = None, propagate_version = true)]
