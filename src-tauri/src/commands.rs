@@ -286,7 +286,7 @@ pub(crate) fn skill_with_text(session: &Session, path: &Path, text: String) -> S
             let dir = path.parent().unwrap_or(path);
             let mut skill =
                 Skill::from_document(dir, hone_core::document::SkillDocument::parse(text));
-            skill.resources = hone_core::skill::scan_resources(dir);
+            skill.resources = hone_core::folder::scan_resources(dir);
             skill
         }
     }

@@ -26,6 +26,7 @@ pub mod document;
 pub mod edit;
 pub mod embed;
 pub mod eval;
+pub mod folder;
 pub mod library;
 pub mod pack;
 pub mod rank;

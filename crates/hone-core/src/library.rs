@@ -20,9 +20,8 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::skill::{
-    Entry, Listings, OpenDir, ResourceDetail, SKILL_FILE, Skill, is_ignored_dir, list_dir_in,
-};
+use crate::folder::{Entry, Listings, OpenDir, ResourceDetail, is_ignored_dir, list_dir_in};
+use crate::skill::{SKILL_FILE, Skill};
 
 /// Filters on skill identities, as globs (`pdf-*`).
 #[derive(Debug, Clone, Default)]

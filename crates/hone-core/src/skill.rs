@@ -5,16 +5,16 @@
 //! with `yaml` holding the error, so that validation can report it and the app
 //! can open it for repair. Only I/O on the `SKILL.md` itself is an error.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
 
 use pulldown_cmark::{Event, Parser, Tag};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::document::SkillDocument;
+use crate::folder::{Listings, ResourceDetail, WalkOptions, listed_skill_files};
 use crate::text::LineIndex;
 use crate::yaml::{self, Node, YamlError};
 
@@ -247,7 +247,11 @@ impl Skill {
         let path = dir.join(SKILL_FILE);
         let bytes = std::fs::read(&path)?;
         let mut skill = Skill::from_document(dir, SkillDocument::from_vec(bytes));
-        skill.resources = scan_listed_resources(dir, detail, listings);
+        let options = WalkOptions {
+            detail,
+            include_evals: false,
+        };
+        skill.resources = listed_skill_files(dir, options, listings).files;
         Ok(skill)
     }
 
@@ -319,320 +323,12 @@ fn dir_name(dir: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// Folders that are never part of a skill's content.
-pub fn is_ignored_dir(name: &str) -> bool {
-    matches!(
-        name,
-        ".git" | "node_modules" | "__pycache__" | ".venv" | ".hg" | ".svn"
-    )
-}
-
-/// How much loading a skill learns about its resource files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ResourceDetail {
-    /// Size, mode, and whether each file is text (its first 8 KiB read):
-    /// what token costs, previews and packs need.
-    #[default]
-    Full,
-    /// Paths only, from the folder listings, with no call per file: what
-    /// validation needs. Sizes are 0 and no file is text or executable.
-    Paths,
-}
-
-/// The most resource files listed for one skill; a skill folder holding a
-/// whole repository must not stall the library.
-const MAX_RESOURCES: usize = 10_000;
-
-/// Lists the files of a skill directory except `SKILL.md`, in path order. Nested
-/// skills (folders with their own `SKILL.md`) are not resources of this one.
-/// Symlinks are followed, except back into a folder being listed.
-pub fn scan_resources(dir: &Path) -> Vec<Resource> {
-    scan_resources_with(dir, ResourceDetail::Full)
-}
-
-pub fn scan_resources_with(dir: &Path, detail: ResourceDetail) -> Vec<Resource> {
-    scan_listed_resources(dir, detail, &Listings::new())
-}
-
-fn scan_listed_resources(dir: &Path, detail: ResourceDetail, listings: &Listings) -> Vec<Resource> {
-    let mut resources = Vec::new();
-    let Ok(entries) = listings.list(dir) else {
-        return resources;
-    };
-    let mut walk = ResourceWalk {
-        detail,
-        listings,
-        ancestors: vec![dir.to_path_buf()],
-        resources: &mut resources,
-    };
-    walk.list("", &entries);
-    resources
-}
-
-/// One entry of a folder listing, with a symlink's target resolved.
-#[derive(Debug, Clone)]
-pub(crate) struct Entry {
-    pub name: String,
-    pub path: PathBuf,
-    /// A folder, or a link to one.
-    pub is_dir: bool,
-    /// A regular file, or a link to one.
-    pub is_file: bool,
-    pub is_link: bool,
-}
-
-impl Entry {
-    /// An entry of the kind the listing gave; links (and entries of unknown
-    /// kind) are resolved with a `stat`, and left out when that fails.
-    fn new(name: String, path: PathBuf, kind: Option<std::fs::FileType>) -> Option<Entry> {
-        let kind = match kind {
-            Some(kind) => kind,
-            None => std::fs::symlink_metadata(&path).ok()?.file_type(),
-        };
-        let (is_dir, is_file, is_link) = if kind.is_symlink() {
-            let target = std::fs::metadata(&path).ok()?;
-            (target.is_dir(), target.is_file(), true)
-        } else {
-            (kind.is_dir(), kind.is_file(), false)
-        };
-        Some(Entry {
-            name,
-            path,
-            is_dir,
-            is_file,
-            is_link,
-        })
-    }
-}
-
-/// A folder's entries sorted by name, with symlinks resolved (a link whose
-/// target is missing is left out).
-pub(crate) fn list_dir(dir: &Path) -> std::io::Result<Vec<Entry>> {
-    let mut entries: Vec<Entry> = std::fs::read_dir(dir)?
-        .filter_map(Result::ok)
-        .filter_map(|entry| {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            Entry::new(name, entry.path(), entry.file_type().ok())
-        })
-        .collect();
-    entries.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(entries)
-}
-
-/// A folder kept open while the folders in it are listed, so that each is
-/// opened by name rather than by walking its whole path again: on a large
-/// library, path walks and `stat`s are most of what listing costs.
-#[cfg(unix)]
-pub(crate) struct OpenDir(rustix::fs::Dir);
-
-#[cfg(not(unix))]
-pub(crate) struct OpenDir;
-
-/// [`list_dir`] for `dir`, a folder of `parent` when given, keeping `dir`
-/// open for the folders in it.
-#[cfg(unix)]
-pub(crate) fn list_dir_in(
-    parent: Option<&OpenDir>,
-    dir: &Path,
-) -> std::io::Result<(Vec<Entry>, OpenDir)> {
-    use std::os::unix::ffi::OsStrExt;
-
-    use rustix::fs::{CWD, Dir, FileType, Mode, OFlags, openat};
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    let fd = match (parent, dir.file_name()) {
-        (Some(parent), Some(name)) => openat(parent.0.fd()?, name, flags, Mode::empty())?,
-        _ => openat(CWD, dir, flags, Mode::empty())?,
-    };
-    let mut reader = Dir::new(fd)?;
-    let mut entries = Vec::new();
-    // As `std::fs::read_dir`'s callers here do, an unreadable entry ends the listing.
-    while let Some(Ok(entry)) = reader.read() {
-        let raw = entry.file_name().to_bytes();
-        if raw == b"." || raw == b".." {
-            continue;
-        }
-        let name = std::ffi::OsStr::from_bytes(raw);
-        let path = dir.join(name);
-        let name = name.to_string_lossy().into_owned();
-        let plain = |is_dir, is_file| Entry {
-            name: name.clone(),
-            path: path.clone(),
-            is_dir,
-            is_file,
-            is_link: false,
-        };
-        let listed = match entry.file_type() {
-            FileType::Directory => Some(plain(true, false)),
-            FileType::RegularFile => Some(plain(false, true)),
-            FileType::Symlink | FileType::Unknown => Entry::new(name, path, None),
-            _ => Some(plain(false, false)),
-        };
-        entries.extend(listed);
-    }
-    entries.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok((entries, OpenDir(reader)))
-}
-
-#[cfg(not(unix))]
-pub(crate) fn list_dir_in(
-    _parent: Option<&OpenDir>,
-    dir: &Path,
-) -> std::io::Result<(Vec<Entry>, OpenDir)> {
-    list_dir(dir).map(|entries| (entries, OpenDir))
-}
-
-/// Folder listings already read, by path: the library scan reads every folder
-/// of a skill to find nested skills, and hands the listings to the skill's
-/// resource scan so that no folder is read twice.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Listings(HashMap<PathBuf, Arc<[Entry]>>);
-
-impl Listings {
-    pub fn new() -> Listings {
-        Listings::default()
-    }
-
-    pub fn insert(&mut self, dir: PathBuf, entries: Arc<[Entry]>) {
-        self.0.insert(dir, entries);
-    }
-
-    pub fn extend(&mut self, other: Listings) {
-        self.0.extend(other.0);
-    }
-
-    /// The listing of `dir`, from memory when known.
-    fn list(&self, dir: &Path) -> std::io::Result<Arc<[Entry]>> {
-        match self.0.get(dir) {
-            Some(entries) => Ok(entries.clone()),
-            None => list_dir(dir).map(Arc::from),
-        }
-    }
-}
-
-/// Whether the linked folder `link` is one of `ancestors`: a loop. Only a
-/// symlink can close a loop, so only links pay for the check.
-fn links_back(link: &Path, ancestors: &[PathBuf]) -> bool {
-    let Some(target) = folder_identity(link) else {
-        return true;
-    };
-    ancestors
-        .iter()
-        .any(|dir| folder_identity(dir) == Some(target))
-}
-
-/// The state of listing one skill's resources.
-struct ResourceWalk<'a> {
-    detail: ResourceDetail,
-    listings: &'a Listings,
-    /// The folders being listed, outermost first.
-    ancestors: Vec<PathBuf>,
-    resources: &'a mut Vec<Resource>,
-}
-
-impl ResourceWalk<'_> {
-    fn list(&mut self, prefix: &str, entries: &[Entry]) {
-        for entry in entries {
-            if self.resources.len() >= MAX_RESOURCES {
-                return;
-            }
-            let path = if prefix.is_empty() {
-                entry.name.clone()
-            } else {
-                format!("{prefix}/{}", entry.name)
-            };
-            if entry.is_dir {
-                if is_ignored_dir(&entry.name) {
-                    continue;
-                }
-                let Ok(children) = self.listings.list(&entry.path) else {
-                    continue;
-                };
-                if children.iter().any(|c| c.name == SKILL_FILE && !c.is_dir)
-                    || (entry.is_link && links_back(&entry.path, &self.ancestors))
-                {
-                    continue;
-                }
-                self.ancestors.push(entry.path.clone());
-                self.list(&path, &children);
-                self.ancestors.pop();
-                continue;
-            }
-            if path == SKILL_FILE || entry.name == ".DS_Store" || !entry.is_file {
-                continue;
-            }
-            let resource = match self.detail {
-                ResourceDetail::Paths => Resource {
-                    path,
-                    size: 0,
-                    is_text: false,
-                    executable: false,
-                },
-                ResourceDetail::Full => {
-                    let Ok(metadata) = std::fs::metadata(&entry.path) else {
-                        continue;
-                    };
-                    Resource {
-                        is_text: is_text_file(&entry.path),
-                        executable: is_executable(&metadata),
-                        size: metadata.len(),
-                        path,
-                    }
-                }
-            };
-            self.resources.push(resource);
-        }
-    }
-}
-
-#[cfg(unix)]
-fn folder_identity(dir: &Path) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    let metadata = std::fs::metadata(dir).ok()?;
-    Some((metadata.dev(), metadata.ino()))
-}
-
-#[cfg(not(unix))]
-fn folder_identity(_dir: &Path) -> Option<(u64, u64)> {
-    None
-}
-
 pub fn slash_path(path: &Path) -> String {
     let parts: Vec<_> = path
         .components()
         .map(|c| c.as_os_str().to_string_lossy())
         .collect();
     parts.join("/")
-}
-
-fn is_text_file(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 8192];
-    let Ok(mut file) = std::fs::File::open(path) else {
-        return false;
-    };
-    let Ok(n) = file.read(&mut head) else {
-        return false;
-    };
-    let head = &head[..n];
-    if memchr::memchr(0, head).is_some() {
-        return false;
-    }
-    match std::str::from_utf8(head) {
-        Ok(_) => true,
-        // A multi-byte character cut at the 8 KiB boundary is still text.
-        Err(e) => e.error_len().is_none(),
-    }
-}
-
-#[cfg(unix)]
-fn is_executable(metadata: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    metadata.permissions().mode() & 0o111 != 0
-}
-
-#[cfg(not(unix))]
-fn is_executable(_metadata: &std::fs::Metadata) -> bool {
-    false
 }
 
 /// Relative links and images of the body, resolved against the skill directory.
@@ -906,42 +602,6 @@ mod tests {
         assert!(s.links[1].is_image);
         let first = &s.links[0];
         assert!(s.text()[first.span.clone()].starts_with("[ref]"));
-    }
-
-    #[test]
-    fn resources_skip_nested_skills_and_follow_links_once() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("s");
-        for (path, text) in [
-            ("SKILL.md", "---\nname: s\n---\n"),
-            ("b.txt", "text"),
-            ("a/z.bin", "\0\0"),
-            ("inner/SKILL.md", "---\nname: inner\n---\n"),
-            ("inner/x.txt", ""),
-            (".git/config", ""),
-        ] {
-            let path = dir.join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        #[cfg(unix)]
-        {
-            std::os::unix::fs::symlink(dir.join("a"), dir.join("linked")).unwrap();
-            std::os::unix::fs::symlink(&dir, dir.join("a/loop")).unwrap();
-        }
-        let resources = scan_resources(&dir);
-        let listed: Vec<(&str, bool)> = resources
-            .iter()
-            .map(|r| (r.path.as_str(), r.is_text))
-            .collect();
-        let mut expected = vec![("a/z.bin", false), ("b.txt", true)];
-        if cfg!(unix) {
-            expected.push(("linked/z.bin", false));
-        }
-        assert_eq!(listed, expected);
-        let unread = scan_resources_with(&dir, ResourceDetail::Paths);
-        assert!(unread.iter().all(|r| !r.is_text && r.size == 0));
-        assert_eq!(unread.len(), resources.len());
     }
 
     /// The links of `body` by a full parse, skipping the prefilter.

@@ -1,19 +1,13 @@
 //! Which files of a skill go into a pack.
 //!
-//! A skill folder on an author's disk holds more than the skill: version
-//! control, caches, editor swap files, and the skill's own evals, which grade
-//! the skill and are no use to the agent that loads it. Those are left out by
-//! default (the same set as Anthropic's skill-creator packager, plus swap
-//! files), and a `.honeignore` in gitignore syntax, in the skill or in the
-//! library folder above it, leaves out more.
-//!
-//! Symlinks are the dangerous case: a link to `~/.ssh/id_rsa` inside a skill
-//! would put a private key into a pack meant for upload. A link is therefore
-//! followed only when its target lies inside the skill, and stored as the file
-//! it points to (zips for upload cannot hold links); any other link is a
-//! finding and stays out. Names that some system could not extract (see
-//! [`super::names`]) are findings too, so a pack Hone writes is always one
-//! Hone can read back.
+//! The files are those of the one walk of a skill folder ([`crate::folder`]):
+//! the same set Hone lists as the skill's resources and counts in its token
+//! costs, with litter, nested skills, `evals/` (unless asked for) and what the
+//! skill's `.honeignore` lists left out, and symlinks followed only inside the
+//! skill (a link to `~/.ssh/id_rsa` must never reach a pack meant for upload).
+//! A pack adds what only a pack needs: the library folder's `.honeignore`, and
+//! names that some system could not extract (see [`super::names`]) as
+//! findings, so a pack Hone writes is always one Hone can read back.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -22,10 +16,8 @@ use ignore::gitignore::Gitignore;
 
 use super::names;
 use crate::diagnostic::{Diagnostic, Severity, Span};
-use crate::skill::{SKILL_FILE, is_ignored_dir, slash_path};
-
-/// The file in a skill or library folder that lists more files to leave out.
-pub const IGNORE_FILE: &str = ".honeignore";
+use crate::folder::{self, FileProblemKind, IGNORE_FILE, ResourceDetail, WalkOptions};
+use crate::skill::SKILL_FILE;
 
 /// A file chosen for the pack.
 #[derive(Debug, Clone)]
@@ -44,8 +36,8 @@ pub(crate) struct Selection {
     pub findings: Vec<Diagnostic>,
 }
 
-/// The `.honeignore` of a folder, if it has one; a pattern that does not
-/// parse is reported and the others still apply.
+/// The `.honeignore` of a library folder, if it has one; a pattern that does
+/// not parse is reported and the others still apply.
 pub(crate) fn load_ignore(dir: &Path, findings: &mut Vec<Diagnostic>) -> Option<Gitignore> {
     let path = dir.join(IGNORE_FILE);
     if !path.is_file() {
@@ -70,151 +62,73 @@ pub(crate) fn select_files(
     include_evals: bool,
 ) -> Selection {
     let mut selection = Selection::default();
-    let own = load_ignore(dir, &mut selection.findings);
-    let matchers: Vec<&Gitignore> = library.into_iter().chain(own.as_ref()).collect();
-    let ignored =
-        |path: &Path, is_dir: bool| matchers.iter().any(|m| m.matched(path, is_dir).is_ignore());
-    let root = match dir.canonicalize() {
-        Ok(root) => root,
-        Err(err) => {
-            selection
-                .findings
-                .push(finding(dir, Finding::Unreadable, err.to_string()));
-            return selection;
-        }
+    let options = WalkOptions {
+        detail: ResourceDetail::Full,
+        include_evals,
     };
-
-    let walker = walkdir::WalkDir::new(dir)
-        .follow_links(true)
-        .sort_by_file_name()
-        .into_iter();
-    let mut walker = walker.filter_entry(|entry| {
-        if entry.depth() == 0 || !entry.file_type().is_dir() {
-            return true;
-        }
-        let name = entry.file_name().to_string_lossy();
-        let left_out = is_ignored_dir(&name)
-            || (entry.depth() == 1 && name == "evals" && !include_evals)
-            // A folder with its own SKILL.md is another skill, packed on its own.
-            || entry.path().join(SKILL_FILE).is_file()
-            || ignored(entry.path(), true);
-        !left_out
-    });
+    let walked = folder::skill_files(dir, options);
+    for problem in &walked.problems {
+        let kind = match problem.kind {
+            FileProblemKind::LinkOutside | FileProblemKind::LinkDangling => Finding::SymlinkOutside,
+            FileProblemKind::NotAFile => Finding::SpecialFile,
+            FileProblemKind::BadIgnoreFile(_) => Finding::BadIgnoreFile,
+            FileProblemKind::LinkLoop
+            | FileProblemKind::Unreadable(_)
+            | FileProblemKind::TooManyFiles => Finding::Unreadable,
+        };
+        let message = match kind {
+            Finding::SymlinkOutside | Finding::SpecialFile => {
+                format!("{} of the pack", problem.kind.message())
+            }
+            _ => problem.kind.message(),
+        };
+        selection
+            .findings
+            .push(finding(&problem.path, kind, message));
+    }
+    // The library's ignore file speaks of paths under the library folder.
+    let library = library.filter(|m| dir.starts_with(m.path()));
     let mut seen_folded = HashSet::new();
-    while let Some(entry) = walker.next() {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(err) => {
-                let path = err.path().unwrap_or(dir).to_path_buf();
-                let dangling = path.is_symlink() && !points_inside(&path, &root);
-                let (kind, message) = if dangling {
-                    let message =
-                        "symlink points to nothing; it is left out of the pack".to_owned();
-                    (Finding::SymlinkOutside, message)
-                } else {
-                    // A symlink loop or an unreadable folder.
-                    (Finding::Unreadable, err.to_string())
-                };
-                selection.findings.push(finding(&path, kind, message));
-                continue;
-            }
-        };
-        if entry.depth() == 0 {
+    for file in walked.files {
+        let source = dir.join(&file.path);
+        if library.is_some_and(|m| m.matched_path_or_any_parents(&source, false).is_ignore()) {
             continue;
         }
-        if entry.path_is_symlink() && !points_inside(entry.path(), &root) {
-            let message = "symlink points outside the skill; it is left out of the pack".to_owned();
-            selection
-                .findings
-                .push(finding(entry.path(), Finding::SymlinkOutside, message));
-            if entry.file_type().is_dir() {
-                walker.skip_current_dir();
-            }
-            continue;
-        }
-        if entry.file_type().is_dir() {
-            continue;
-        }
-        let Ok(relative) = entry.path().strip_prefix(dir) else {
-            continue;
-        };
-        let path = slash_path(relative);
-        let name = entry.file_name().to_string_lossy();
-        if path != SKILL_FILE && (is_default_excluded_file(&name) || ignored(entry.path(), false)) {
-            continue;
-        }
-        if !entry.file_type().is_file() {
-            let message =
-                "not a regular file (a pipe, socket or device); it is left out".to_owned();
-            selection
-                .findings
-                .push(finding(entry.path(), Finding::SpecialFile, message));
-            continue;
-        }
-        if let Err((_, reason)) = names::check_entry_path(&path) {
-            let message =
-                format!("`{path}` cannot be extracted on every system ({reason}); it is left out");
-            selection
-                .findings
-                .push(finding(entry.path(), Finding::UnsafeName, message));
-            continue;
-        }
-        if !seen_folded.insert(names::fold_case(&path)) {
+        if let Err((_, reason)) = names::check_entry_path(&file.path) {
             let message = format!(
-                "`{path}` differs from another file only in letter case; case-insensitive systems would merge them, so it is left out"
+                "`{}` cannot be extracted on every system ({reason}); it is left out",
+                file.path
             );
             selection
                 .findings
-                .push(finding(entry.path(), Finding::CaseCollision, message));
+                .push(finding(&source, Finding::UnsafeName, message));
             continue;
         }
-        let executable = entry.metadata().is_ok_and(|m| is_executable(&m));
+        if !seen_folded.insert(names::fold_case(&file.path)) {
+            let message = format!(
+                "`{}` differs from another file only in letter case; case-insensitive systems would merge them, so it is left out",
+                file.path
+            );
+            selection
+                .findings
+                .push(finding(&source, Finding::CaseCollision, message));
+            continue;
+        }
         selection.files.push(SelectedFile {
-            path,
-            source: entry.path().to_path_buf(),
-            executable,
+            path: file.path,
+            source,
+            executable: file.executable,
         });
     }
+    // SKILL.md is the skill itself: always packed, never a resource.
+    selection.files.push(SelectedFile {
+        path: SKILL_FILE.to_owned(),
+        source: dir.join(SKILL_FILE),
+        executable: std::fs::metadata(dir.join(SKILL_FILE))
+            .is_ok_and(|m| folder::is_executable(&m)),
+    });
     selection.files.sort_by(|a, b| a.path.cmp(&b.path));
     selection
-}
-
-/// Whether a symlink's final target lies inside the skill folder `root`
-/// (canonical). A dangling link points nowhere, so not inside.
-fn points_inside(link: &Path, root: &Path) -> bool {
-    link.canonicalize()
-        .is_ok_and(|target| target.starts_with(root))
-}
-
-/// Files never packed: OS litter, compiled Python, editor swap and backup
-/// files, and the ignore file itself.
-fn is_default_excluded_file(name: &str) -> bool {
-    name == ".DS_Store" || name == IGNORE_FILE || name.ends_with(".pyc") || is_swap_file(name)
-}
-
-/// Vim swap files (`.x.swp`, `.swo`, … `.swa`), Emacs lock and auto-save
-/// files (`.#x`, `#x#`) and backup files (`x~`).
-fn is_swap_file(name: &str) -> bool {
-    let vim = name.rsplit_once('.').is_some_and(|(stem, ext)| {
-        !stem.is_empty()
-            && ext.len() == 3
-            && ext.starts_with("sw")
-            && matches!(ext.as_bytes()[2], b'a'..=b'p')
-    });
-    vim || name.ends_with('~')
-        || name.starts_with(".#")
-        || (name.len() > 1 && name.starts_with('#') && name.ends_with('#'))
-}
-
-#[cfg(unix)]
-fn is_executable(metadata: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    metadata.permissions().mode() & 0o111 != 0
-}
-
-#[cfg(not(unix))]
-fn is_executable(_metadata: &std::fs::Metadata) -> bool {
-    false
 }
 
 /// The findings an export reports about a skill's files, each with its own
@@ -291,22 +205,6 @@ mod tests {
 
     fn paths(selection: &Selection) -> Vec<&str> {
         selection.files.iter().map(|f| f.path.as_str()).collect()
-    }
-
-    #[test]
-    fn swap_and_backup_files_are_recognised() {
-        for name in [
-            ".SKILL.md.swp",
-            ".a.swo",
-            "notes.md~",
-            ".#notes.md",
-            "#notes.md#",
-        ] {
-            assert!(is_swap_file(name), "{name}");
-        }
-        for name in ["swap.md", "a.swz", "#", "readme.md", ".swp"] {
-            assert!(!is_swap_file(name), "{name}");
-        }
     }
 
     #[test]
@@ -391,5 +289,42 @@ mod tests {
         let selection = select_files(tmp.path(), None, false);
         let executable: Vec<_> = selection.files.iter().map(|f| f.executable).collect();
         assert_eq!(executable, [false, true]);
+    }
+
+    /// What Hone lists as a skill's resources (and counts in its token costs)
+    /// is what a pack carries: one walk serves both.
+    #[cfg(unix)]
+    #[test]
+    fn a_pack_carries_exactly_the_skills_resources() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("s");
+        for file in [
+            "SKILL.md",
+            "ref.md",
+            "scripts/run.py",
+            "scripts/run.pyc",
+            "evals/cases.yaml",
+            "drafts/x.md",
+        ] {
+            let path = dir.join(file);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, "x").unwrap();
+        }
+        fs::write(dir.join(IGNORE_FILE), "drafts/\n").unwrap();
+        fs::write(tmp.path().join("secret"), "outside").unwrap();
+        std::os::unix::fs::symlink(tmp.path().join("secret"), dir.join("leak.md")).unwrap();
+        std::os::unix::fs::symlink(dir.join("ref.md"), dir.join("alias.md")).unwrap();
+
+        let resources: Vec<String> = folder::scan_resources(&dir)
+            .into_iter()
+            .map(|r| r.path)
+            .collect();
+        let selection = select_files(&dir, None, false);
+        let packed: Vec<&str> = paths(&selection)
+            .into_iter()
+            .filter(|p| *p != SKILL_FILE)
+            .collect();
+        assert_eq!(resources, packed);
+        assert_eq!(packed, ["alias.md", "ref.md", "scripts/run.py"]);
     }
 }

@@ -61,8 +61,9 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::{Diagnostic, Edit, Fix, Severity};
+use crate::folder::ResourceDetail;
 use crate::library::{Filters, Library, LibraryError};
-use crate::skill::{ResourceDetail, Skill};
+use crate::skill::Skill;
 use crate::tokens::memo::LimitMemo;
 use crate::yaml::Node;
 
