@@ -114,7 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             io_failure,
         )?,
         Format::Json => {
-            let matrix = compat::matrix(&library, Some(&memo));
+            let matrix = compat::matrix(&library);
             let error = io_failure.then(|| RunError {
                 message: "some paths could not be read; see `problems`".into(),
                 hint: None,
@@ -610,7 +610,7 @@ mod tests {
             path: tmp.path().join("loop"),
             message: "a \"quoted\"\nproblem".into(),
         });
-        let matrix = compat::matrix(&library, None);
+        let matrix = compat::matrix(&library);
         let error = RunError {
             message: "m".into(),
             hint: Some("h".into()),

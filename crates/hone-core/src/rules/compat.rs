@@ -9,14 +9,16 @@
 //! table in [`effect`] records, per rule and target, which it is; a rule not
 //! named there is advice (the skill loads exactly as written).
 
+use std::collections::HashMap;
+use std::path::PathBuf;
+
 use rayon::prelude::*;
 use serde::Serialize;
 
 use super::library as library_rules;
-use super::{Target, check_skill_with};
+use super::{Target, check_frontmatter};
 use crate::diagnostic::Diagnostic;
 use crate::library::Library;
-use crate::tokens::memo::LimitMemo;
 
 /// What one client does with a skill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -135,30 +137,35 @@ pub fn cell(findings: &[Diagnostic], target: Target) -> Cell {
 }
 
 /// The matrix of every skill of `library` against every client: each
-/// client's rules are run for each skill (in parallel), so a cell reflects
-/// exactly the findings that target reports.
-pub fn matrix(library: &Library, memo: Option<&LimitMemo>) -> Vec<SkillCompat> {
+/// client's frontmatter rules are run for each skill (in parallel), so a cell
+/// reflects exactly the findings that target reports; the body and file
+/// rules are advice everywhere and are not run again.
+pub fn matrix(library: &Library) -> Vec<SkillCompat> {
     // Library-wide findings (a duplicate name) per target, by path.
-    let shared: Vec<(Target, Vec<Diagnostic>)> = Target::CLIENTS
+    let shared: Vec<(Target, HashMap<PathBuf, Vec<Diagnostic>>)> = Target::CLIENTS
         .iter()
         .map(|&target| {
             let mut out = Vec::new();
             library_rules::check(library, target, &mut out);
-            (target, out)
+            let mut by_path: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
+            for d in out {
+                by_path.entry(d.path.clone()).or_default().push(d);
+            }
+            (target, by_path)
         })
         .collect();
     library
         .skills
         .par_iter()
         .map(|skill| {
-            let targets = Target::CLIENTS
+            let targets = shared
                 .iter()
-                .map(|&target| {
-                    let mut findings = check_skill_with(skill, target, memo);
-                    if let Some((_, extra)) = shared.iter().find(|(t, _)| *t == target) {
-                        findings.extend(extra.iter().filter(|d| d.path == skill.path).cloned());
+                .map(|(target, by_path)| {
+                    let mut findings = check_frontmatter(skill, *target);
+                    if let Some(extra) = by_path.get(skill.path.as_path()) {
+                        findings.extend(extra.iter().cloned());
                     }
-                    (target.as_str(), cell(&findings, target))
+                    (target.as_str(), cell(&findings, *target))
                 })
                 .collect();
             SkillCompat {
@@ -173,6 +180,7 @@ pub fn matrix(library: &Library, memo: Option<&LimitMemo>) -> Vec<SkillCompat> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::all_rules;
     use crate::rules::testing::skill_with_files;
 
     fn row(dir: &str, text: &str) -> SkillCompat {
@@ -183,7 +191,7 @@ mod tests {
             skill_roots: vec![0],
             ..Library::default()
         };
-        matrix(&library, None).remove(0)
+        matrix(&library).remove(0)
     }
 
     /// Claude Code CHANGELOG 2.1.186: malformed YAML loads with empty
@@ -207,6 +215,17 @@ mod tests {
         assert_eq!(r.targets["claude-code"].verdict, Verdict::LoadsWithChanges);
         for target in ["agentskills", "claude-api", "copilot"] {
             assert_eq!(r.targets[target].verdict, Verdict::Refused, "{target}");
+        }
+    }
+
+    /// The matrix skips the body and file rules on the grounds that they are
+    /// advice to every client; this holds that true.
+    #[test]
+    fn body_and_file_rules_are_advice_everywhere() {
+        for rule in all_rules().iter().filter(|r| r.code.starts_with("HS4")) {
+            for target in Target::CLIENTS {
+                assert_eq!(effect(rule.code, target), Effect::Advice, "{}", rule.code);
+            }
         }
     }
 

@@ -248,6 +248,29 @@ static REGISTRY: &[&RuleInfo] = &[
     &library::DUPLICATE_NAME,
 ];
 
+/// The findings of the rules about the frontmatter (`HS0xx`–`HS3xx`) for one
+/// skill: those whose verdict differs between clients. The body and file
+/// rules (`HS4xx`) are advice to every client (see [`compat::effect`]), so
+/// the compatibility matrix skips them, and their token counts.
+pub(crate) fn check_frontmatter(skill: &Skill, target: Target) -> Vec<Diagnostic> {
+    let mut checker = Checker {
+        skill,
+        target,
+        memo: None,
+        out: Vec::new(),
+    };
+    frontmatter::check(&mut checker);
+    portability::check(&mut checker);
+    if checker.root_map().is_some() {
+        name::check(&mut checker);
+        description::check(&mut checker);
+        fields::check(&mut checker);
+    }
+    let mut out = checker.out;
+    sort(&mut out);
+    out
+}
+
 /// The findings of every per-skill rule of `target` for one skill, sorted by
 /// offset then code.
 pub fn check_skill(skill: &Skill, target: Target) -> Vec<Diagnostic> {
