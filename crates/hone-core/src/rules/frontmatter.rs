@@ -310,6 +310,17 @@ mod tests {
         }
     }
 
+    /// skills-ref `test_invalid_yaml` (agentskills/agentskills,
+    /// skills-ref/tests/test_parser.py): `name: [invalid` on line 2 is
+    /// reported on line 2, at the bracket, not where the parser gave up.
+    #[test]
+    fn an_unclosed_bracket_is_reported_on_its_line() {
+        let text = "---\nname: [invalid\ndescription: broken\n---\nBody here\n";
+        let d = fires("HS003", text);
+        assert_eq!((d.span.start.line, d.span.start.column), (2, 7), "{d:?}");
+        assert!(d.message.contains("never closed"), "{d:?}");
+    }
+
     #[test]
     fn invalid_yaml_hints_at_tabs_and_quotes() {
         let d = fires(

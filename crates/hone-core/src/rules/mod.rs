@@ -46,9 +46,17 @@
 //!     "help": "..." ,
 //!     "fix": {"title": "...", "edits": [{"start": 30, "end": 60, "replacement": "..."}]}
 //!   }],
-//!   "problems": [{"path": "...", "message": "..."}]
+//!   "problems": [{"path": "...", "message": "..."}],
+//!   "compatibility": [{"id": "x", "path": "skills/x/SKILL.md", "targets": {
+//!     "claude-code": {"verdict": "loads-with-changes",
+//!                     "findings": [{"code": "HS003", "message": "...", "line": 3}]}, "...": {}}}],
+//!   "error": null
 //! }
 //! ```
+//!
+//! `error` (`{"message", "hint"}`) is set, with exit code 2, when the run
+//! could not check what it was asked to: a missing path, a file that is not
+//! a `SKILL.md`, no skill at all. `compatibility` comes from [`compat`].
 //!
 //! Lines and columns are 1-based (columns in Unicode scalar values), offsets
 //! are bytes into the file; `help` and `fix` may be `null`. Diagnostics are
