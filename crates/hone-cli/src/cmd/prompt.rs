@@ -48,11 +48,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let settings = super::tokens::listing_settings(&args.paths, args.context_window);
             let budget = catalog::listing_budget_with(&skills, &settings);
             if budget.over_budget {
+                let count = if budget.min_dropped == budget.max_dropped {
+                    budget.min_dropped.to_string()
+                } else {
+                    format!("{} to {}", budget.min_dropped, budget.max_dropped)
+                };
                 eprintln!(
-                    "hone: note: over the {}-character listing budget; {} to {} descriptions are dropped, least recently used first; at risk: {}",
+                    "hone: note: over the {}-character listing budget; {count} descriptions are dropped, least recently used first; at risk: {}",
                     budget.budget_chars,
-                    budget.min_dropped,
-                    budget.max_dropped,
                     budget.at_risk.join(", ")
                 );
             }

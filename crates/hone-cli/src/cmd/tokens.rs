@@ -298,7 +298,7 @@ fn print_budget(budget: &BudgetReport) {
         format!(
             "{} chars ({}% of a {}-token window)",
             thousands(budget.budget_chars),
-            budget.budget_fraction * 100.0,
+            (budget.budget_fraction * 10_000.0).round() / 100.0,
             thousands(budget.context_window_tokens as usize),
         )
     };
