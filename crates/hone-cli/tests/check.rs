@@ -279,3 +279,129 @@ fn long_bodies_are_tokenized_once_across_runs() {
     std::fs::write(&memo, b"damaged").unwrap();
     assert_eq!(run(&[]), uncached, "a damaged cache is rebuilt");
 }
+
+/// skills-ref's test suite builds folders without a `SKILL.md` (empty, or
+/// with only a lowercase `skill.md`): a check that finds no skill is a usage
+/// error, with the misnamed file named in the hint.
+#[test]
+fn a_check_that_finds_no_skill_is_a_usage_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = hone().arg("check").arg(tmp.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stdout).is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no skills"));
+    let dir = tmp.path().join("pdf-tools");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("skill.md"), CLEAN).unwrap();
+    let out = hone()
+        .args(["check", "--strict"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("skill.md") && stderr.contains("rename"),
+        "{stderr}"
+    );
+    let (code, out) = stdout(hone().args(["check", "--allow-empty"]).arg(tmp.path()));
+    assert_eq!(code, 0, "{out}");
+}
+
+/// Every outcome of `--format json` is one JSON document on stdout.
+#[test]
+fn json_errors_are_json_documents() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("notes.txt");
+    std::fs::write(&file, "x").unwrap();
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let missing = tmp.path().join("missing");
+    for path in [&missing, &file, &empty] {
+        let out = hone()
+            .args(["check", "--format", "json"])
+            .arg(path)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", path.display());
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(json["error"]["message"].is_string(), "{json}");
+        assert_eq!(json["version"], 1);
+        assert!(json["diagnostics"].as_array().unwrap().is_empty());
+        assert!(
+            String::from_utf8_lossy(&out.stderr).is_empty(),
+            "{}",
+            path.display()
+        );
+    }
+    let out = hone()
+        .args(["check", "--format", "json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        json["problems"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not a SKILL.md")
+    );
+}
+
+/// `hone check file.txt` no longer says "All checks passed".
+#[test]
+fn a_path_that_is_not_a_skill_never_passes() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_skill(tmp.path(), "pdf-tools", CLEAN);
+    let file = tmp.path().join("notes.txt");
+    std::fs::write(&file, "x").unwrap();
+    let (code, out) = stdout(
+        hone()
+            .arg("check")
+            .arg(tmp.path().join("pdf-tools"))
+            .arg(&file),
+    );
+    assert_eq!(code, 2);
+    assert!(!out.contains("All checks passed"), "{out}");
+    let (code, out) = stdout(hone().arg("check").arg(&file));
+    assert_eq!(code, 2);
+    assert!(!out.contains("All checks passed"), "{out}");
+}
+
+/// The compatibility matrix: per skill, per client, a verdict and the
+/// findings behind it (Claude Code CHANGELOG 2.1.186 for broken YAML).
+#[test]
+fn json_has_a_compatibility_matrix() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_skill(tmp.path(), "pdf-tools", BROKEN);
+    let (_, out) = stdout(hone().args(["check", "--format", "json"]).arg(tmp.path()));
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(json["error"].is_null());
+    let row = &json["compatibility"][0];
+    assert_eq!(row["id"], "pdf-tools");
+    assert_eq!(row["targets"]["agentskills"]["verdict"], "refused");
+    assert_eq!(
+        row["targets"]["claude-code"]["verdict"],
+        "loads-with-changes"
+    );
+    assert_eq!(row["targets"]["copilot"]["findings"][0]["code"], "HS003");
+}
+
+/// GitHub Copilot is a target of its own (its docs; Copilot CLI's loader).
+#[test]
+fn copilot_is_a_target() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_skill(
+        tmp.path(),
+        "deploy",
+        "---\nname: tools:deploy\ndescription: Deploys. Use when asked to deploy.\n---\nBody\n",
+    );
+    let (code, out) = stdout(
+        hone()
+            .args(["check", "--target", "copilot"])
+            .arg(tmp.path()),
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("HS108"), "{out}");
+}

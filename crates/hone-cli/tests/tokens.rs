@@ -156,3 +156,50 @@ fn prompt_prints_both_forms() {
         "- alpha: Does alpha things. Use when asked about alpha.\n- beta: Does beta things & more.\n"
     );
 }
+
+/// Claude Code's listing: the budget is skillListingBudgetFraction of the
+/// window (`--context-window 1m`), and the library's `.claude/settings.json`
+/// (skillOverrides, CHANGELOG 2.1.129) says which skills fall to a bare name.
+#[test]
+fn listing_reads_settings_and_the_window() {
+    let lib = library();
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(lib.path().join(".claude")).unwrap();
+    std::fs::write(
+        lib.path().join(".claude/settings.json"),
+        r#"{"skillOverrides": {"beta": "name-only"}, "skillListingBudgetFraction": 0.02}"#,
+    )
+    .unwrap();
+    let out = hone()
+        .args(["tokens", "--format", "json", "--context-window", "1m"])
+        .arg(lib.path())
+        .env("HOME", home.path())
+        .env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET")
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let budget = &json["catalog"]["budget"];
+    assert_eq!(budget["budget_chars"], 80_000);
+    let beta = budget["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "beta")
+        .unwrap();
+    assert_eq!(beta["status"], "name-only");
+    assert_eq!(beta["reason"], "skillOverrides: name-only");
+    let out = hone()
+        .args(["prompt", "--format", "claude-code"])
+        .arg(lib.path())
+        .env("HOME", home.path())
+        .env("SLASH_COMMAND_TOOL_CHAR_BUDGET", "20")
+        .output()
+        .unwrap();
+    let listing = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        listing.contains("- beta\n") || listing.ends_with("- beta\n"),
+        "{listing}"
+    );
+    let notes = String::from_utf8_lossy(&out.stderr);
+    assert!(notes.contains("at risk: alpha"), "{notes}");
+}

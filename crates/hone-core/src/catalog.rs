@@ -22,15 +22,29 @@
 //!   separator and the ellipsis are our choice: Claude Code documents the
 //!   fields and the cap but not the exact layout.
 //!
-//! Claude Code also caps the whole listing ([`listing_budget`]): about 1% of
-//! the context window, counted in characters at about 4 characters per token
-//! (8,000 characters for a 200,000-token window). Over budget, names are
-//! always kept and descriptions are dropped from the end of the listing
-//! backwards until it fits; the report says which skills lose theirs. The
-//! order is the library's (root priority, then path), the order in which a
-//! runtime discovers them.
+//! Claude Code also caps the whole listing ([`listing_budget`]): a fraction of
+//! the context window (`skillListingBudgetFraction`, default 0.01), counted in
+//! characters at about 4 characters per token (8,000 characters for a
+//! 200,000-token window, 40,000 for 1M), or `SLASH_COMMAND_TOOL_CHAR_BUDGET`
+//! characters when that variable is set. Each entry is cut at
+//! `skillListingMaxDescChars` (default 1,536). `skillOverrides` maps a skill
+//! name to `off` (hidden from the model and the `/` menu),
+//! `user-invocable-only` (hidden from the model) or `name-only` (listed as a
+//! bare name) (CHANGELOG 2.1.129). [`ListingSettings::load`] reads these from
+//! the user's `~/.claude/settings.json`, then the project's
+//! `.claude/settings.json` and `.claude/settings.local.json` (later files
+//! win), as Claude Code layers its settings.
+//!
+//! Over budget, names are always kept and descriptions are dropped, the
+//! least recently used first ("full descriptions kept for most-used skills",
+//! Claude Code's warning; claude-code issues #68135, #81081, #56832). Use is
+//! not on disk, so the report cannot say *which* skills lose theirs: it names
+//! every skill at risk and how many will lose theirs at least and at most.
+//! `kept`/`dropped` keep one illustration, the library's order with the last
+//! ones dropped first.
 
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 use serde::Serialize;
@@ -40,8 +54,13 @@ use crate::tokens::{StageText, Tokenizer};
 
 /// Claude Code's cap on one listing entry's description text, in UTF-16 units.
 pub const CLAUDE_CODE_ENTRY_LIMIT: usize = 1536;
-/// Share of the context window the Claude Code listing may use, in percent.
+/// Share of the context window the Claude Code listing may use, in percent
+/// (`skillListingBudgetFraction` 0.01).
 pub const LISTING_BUDGET_PERCENT: u64 = 1;
+/// The default `skillListingBudgetFraction`.
+pub const DEFAULT_BUDGET_FRACTION: f64 = 0.01;
+/// The environment variable that sets the listing budget in characters.
+pub const CHAR_BUDGET_ENV: &str = "SLASH_COMMAND_TOOL_CHAR_BUDGET";
 /// Characters per token assumed when turning that share into characters.
 pub const CHARS_PER_TOKEN: u64 = 4;
 /// The context window assumed when none is given (Claude's standard window).
@@ -124,7 +143,7 @@ fn claude_code_text(skill: &Skill) -> String {
 }
 
 /// The plain text of the first paragraph of a markdown body.
-fn first_paragraph(body: &str) -> String {
+pub(crate) fn first_paragraph(body: &str) -> String {
     let mut text = String::new();
     let mut inside = false;
     for event in Parser::new(body) {
@@ -160,10 +179,16 @@ fn cut_utf16(text: &str, limit: usize) -> (String, bool) {
 /// The skill's Claude Code listing entry; `None` when
 /// `disable-model-invocation: true` keeps it out of the listing.
 pub fn claude_code_entry(skill: &Skill) -> Option<ListingEntry> {
+    claude_code_entry_capped(skill, CLAUDE_CODE_ENTRY_LIMIT)
+}
+
+/// [`claude_code_entry`] with the entry cut at `max_desc_chars` UTF-16 units
+/// (`skillListingMaxDescChars`).
+pub fn claude_code_entry_capped(skill: &Skill, max_desc_chars: usize) -> Option<ListingEntry> {
     if skill.meta.disable_model_invocation == Some(true) {
         return None;
     }
-    let (text, truncated) = cut_utf16(&claude_code_text(skill), CLAUDE_CODE_ENTRY_LIMIT);
+    let (text, truncated) = cut_utf16(&claude_code_text(skill), max_desc_chars.max(1));
     let line = if text.is_empty() {
         format!("- {}", skill.id)
     } else {
@@ -187,7 +212,7 @@ pub fn claude_code_listing(skills: &[&Skill]) -> String {
 }
 
 /// How the Claude Code listing fits its budget at a context-window size.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BudgetReport {
     pub context_window_tokens: u64,
     /// The budget, in UTF-16 units: window × 1% × 4 characters per token.
@@ -201,10 +226,224 @@ pub struct BudgetReport {
     pub kept: Vec<String>,
     /// Skills listed by name only, in listing order.
     pub dropped: Vec<String>,
-    /// Skills not listed at all (`disable-model-invocation: true`).
+    /// Skills not listed at all (`disable-model-invocation: true`, or a
+    /// `skillOverrides` of `off` / `user-invocable-only`).
     pub unlisted: Vec<String>,
     /// The listing as it would be sent.
     pub listing: String,
+    /// `skillListingBudgetFraction` used.
+    pub budget_fraction: f64,
+    /// `skillListingMaxDescChars` used.
+    pub max_desc_chars: usize,
+    /// Where the budget came from: `context-window` or `SLASH_COMMAND_TOOL_CHAR_BUDGET`.
+    pub budget_source: &'static str,
+    /// Over budget: every skill that may lose its description (which ones
+    /// do depends on recent use, never-used first).
+    pub at_risk: Vec<String>,
+    /// Over budget: the fewest and the most descriptions Claude Code drops,
+    /// whatever the order of use.
+    pub min_dropped: usize,
+    pub max_dropped: usize,
+    /// Every skill and how it is listed, with the reason.
+    pub entries: Vec<ListingStatus>,
+}
+
+/// How one skill appears in Claude Code's listing, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ListingStatus {
+    pub id: String,
+    /// `listed`, `truncated`, `name-only`, `at-risk` or `unlisted`.
+    pub status: &'static str,
+    /// Why, in words ("skillOverrides: name-only", "cut at 1,536 characters").
+    pub reason: String,
+}
+
+/// What `skillOverrides` does to one skill (CHANGELOG 2.1.129).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SkillOverride {
+    /// Hidden from the model and from the `/` menu.
+    Off,
+    /// Hidden from the model; the user can still invoke it.
+    UserInvocableOnly,
+    /// Listed as a bare name.
+    NameOnly,
+}
+
+/// The settings Claude Code builds its listing from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ListingSettings {
+    pub context_window_tokens: u64,
+    /// `skillListingBudgetFraction`.
+    pub budget_fraction: f64,
+    /// `skillListingMaxDescChars`.
+    pub max_desc_chars: usize,
+    /// `SLASH_COMMAND_TOOL_CHAR_BUDGET`, when set: the budget in characters.
+    pub char_budget: Option<usize>,
+    /// `skillOverrides`, by skill name.
+    pub overrides: BTreeMap<String, SkillOverride>,
+    /// The settings files read, in the order applied.
+    pub sources: Vec<PathBuf>,
+    /// Settings that could not be read or understood, in words.
+    pub problems: Vec<String>,
+}
+
+impl ListingSettings {
+    /// Claude Code's defaults at a context window of `context_window_tokens`.
+    pub fn new(context_window_tokens: u64) -> ListingSettings {
+        ListingSettings {
+            context_window_tokens,
+            budget_fraction: DEFAULT_BUDGET_FRACTION,
+            max_desc_chars: CLAUDE_CODE_ENTRY_LIMIT,
+            char_budget: None,
+            overrides: BTreeMap::new(),
+            sources: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    /// The defaults, then the user's `settings.json` (in `user_claude_dir`,
+    /// normally `~/.claude`), then each root's project settings (the nearest
+    /// `.claude/settings.json` and `.claude/settings.local.json` at or above
+    /// the root, lowest-priority root first), then `char_budget_env` (the
+    /// value of `SLASH_COMMAND_TOOL_CHAR_BUDGET`, if set).
+    pub fn load(
+        context_window_tokens: u64,
+        roots: &[PathBuf],
+        user_claude_dir: Option<&Path>,
+        char_budget_env: Option<&str>,
+    ) -> ListingSettings {
+        let mut settings = ListingSettings::new(context_window_tokens);
+        let mut files: Vec<PathBuf> = Vec::new();
+        if let Some(dir) = user_claude_dir {
+            files.push(dir.join("settings.json"));
+        }
+        for root in roots.iter().rev() {
+            if let Some(dir) = project_claude_dir(root) {
+                files.push(dir.join("settings.json"));
+                files.push(dir.join("settings.local.json"));
+            }
+        }
+        let mut seen = Vec::new();
+        for file in files {
+            let key = file.canonicalize().unwrap_or_else(|_| file.clone());
+            if seen.contains(&key) || !file.is_file() {
+                continue;
+            }
+            seen.push(key);
+            match std::fs::read_to_string(&file)
+                .map_err(|e| e.to_string())
+                .and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string()))
+            {
+                Ok(json) => settings.apply(&json, &file),
+                Err(err) => settings.problems.push(format!("{}: {err}", file.display())),
+            }
+        }
+        if let Some(value) = char_budget_env.filter(|v| !v.trim().is_empty()) {
+            match parse_count(value) {
+                Some(chars) => settings.char_budget = Some(chars),
+                None => settings.problems.push(format!(
+                    "{CHAR_BUDGET_ENV}={value} is not a number of characters"
+                )),
+            }
+        }
+        settings
+    }
+
+    /// Applies the listing keys of one `settings.json` document.
+    pub fn apply(&mut self, json: &serde_json::Value, path: &Path) {
+        let shown = path.display();
+        if let Some(value) = json.get("skillListingBudgetFraction") {
+            match value.as_f64().filter(|f| *f > 0.0 && *f <= 1.0) {
+                Some(f) => self.budget_fraction = f,
+                None => self.problems.push(format!(
+                    "{shown}: skillListingBudgetFraction must be a number above 0 and at most 1"
+                )),
+            }
+        }
+        if let Some(value) = json.get("skillListingMaxDescChars") {
+            match value.as_u64().filter(|n| *n > 0) {
+                Some(n) => self.max_desc_chars = usize::try_from(n).unwrap_or(usize::MAX),
+                None => self.problems.push(format!(
+                    "{shown}: skillListingMaxDescChars must be a positive integer"
+                )),
+            }
+        }
+        if let Some(map) = json.get("skillOverrides").and_then(|v| v.as_object()) {
+            for (name, value) in map {
+                let parsed = match value.as_str() {
+                    Some("off") => Some(SkillOverride::Off),
+                    Some("user-invocable-only") => Some(SkillOverride::UserInvocableOnly),
+                    Some("name-only") => Some(SkillOverride::NameOnly),
+                    _ => None,
+                };
+                match parsed {
+                    Some(o) => {
+                        self.overrides.insert(name.clone(), o);
+                    }
+                    None => self.problems.push(format!(
+                        "{shown}: skillOverrides.{name} must be off, user-invocable-only or name-only"
+                    )),
+                }
+            }
+        }
+        self.sources.push(path.to_path_buf());
+    }
+
+    /// The listing budget in UTF-16 units.
+    pub fn budget_chars(&self) -> usize {
+        if let Some(chars) = self.char_budget {
+            return chars;
+        }
+        let chars =
+            self.context_window_tokens as f64 * CHARS_PER_TOKEN as f64 * self.budget_fraction;
+        // Whole characters; the float product of integers and 0.01 may sit a hair below.
+        (chars + 1e-6).floor().min(usize::MAX as f64) as usize
+    }
+}
+
+/// The `.claude` folder of the project holding `root`: the nearest
+/// `.claude` with a settings file at or above it.
+fn project_claude_dir(root: &Path) -> Option<PathBuf> {
+    let start = root.canonicalize().ok()?;
+    start.ancestors().find_map(|dir| {
+        let claude = dir.join(".claude");
+        (claude.join("settings.json").is_file() || claude.join("settings.local.json").is_file())
+            .then_some(claude)
+    })
+}
+
+/// A count as Claude Code reads integer variables since 2.1.211: digits with
+/// optional `_` separators, or scientific notation (`64_000`, `1e6`).
+fn parse_count(value: &str) -> Option<usize> {
+    let cleaned = value.trim().replace('_', "");
+    if let Ok(n) = cleaned.parse::<usize>() {
+        return Some(n);
+    }
+    let f: f64 = cleaned.parse().ok()?;
+    (f.is_finite() && f >= 0.0 && f.fract() == 0.0).then_some(f as usize)
+}
+
+/// A context window given as tokens: `200000`, `200k`, `1m`, `1M`.
+pub fn parse_context_window(value: &str) -> Result<u64, String> {
+    let v = value.trim().to_ascii_lowercase().replace(['_', ','], "");
+    let (digits, scale) = if let Some(d) = v.strip_suffix('k') {
+        (d, 1_000.0)
+    } else if let Some(d) = v.strip_suffix('m') {
+        (d, 1_000_000.0)
+    } else {
+        (v.as_str(), 1.0)
+    };
+    let n: f64 = digits.parse().map_err(|_| {
+        format!("`{value}` is not a context window (write e.g. 200k, 1m or 200000)")
+    })?;
+    let tokens = n * scale;
+    if !(tokens.is_finite() && tokens >= 1.0) {
+        return Err(format!(
+            "`{value}` is not a context window (write e.g. 200k, 1m or 200000)"
+        ));
+    }
+    Ok(tokens.round() as u64)
 }
 
 /// The listing budget, in characters, for a context window of `tokens`.
@@ -214,17 +453,63 @@ pub fn budget_chars(context_window_tokens: u64) -> usize {
     usize::try_from(chars).unwrap_or(usize::MAX)
 }
 
-/// Simulates Claude Code's listing budget: which skills lose their
-/// descriptions at a context window of `context_window_tokens`.
+/// Simulates Claude Code's listing budget at a context window of
+/// `context_window_tokens` with default settings.
 pub fn listing_budget(skills: &[&Skill], context_window_tokens: u64) -> BudgetReport {
-    let budget = budget_chars(context_window_tokens);
+    listing_budget_with(skills, &ListingSettings::new(context_window_tokens))
+}
+
+/// Simulates Claude Code's listing with `settings`: which skills are left
+/// out or shown as bare names, and why.
+pub fn listing_budget_with(skills: &[&Skill], settings: &ListingSettings) -> BudgetReport {
+    let budget = settings.budget_chars();
     let mut entries = Vec::new();
+    let mut statuses: Vec<ListingStatus> = Vec::with_capacity(skills.len());
     let mut unlisted = Vec::new();
+    // Skills listed by name only whatever the budget (`name-only`).
+    let mut named_only = Vec::new();
+    let cap = thousands_text(settings.max_desc_chars);
     for skill in skills {
-        match claude_code_entry(skill) {
-            Some(entry) => entries.push(entry),
-            None => unlisted.push(skill.id.clone()),
+        let status = |status, reason: String| ListingStatus {
+            id: skill.id.clone(),
+            status,
+            reason,
+        };
+        let override_ = settings.overrides.get(&skill.id).copied();
+        if let Some(hidden @ (SkillOverride::Off | SkillOverride::UserInvocableOnly)) = override_ {
+            let which = if hidden == SkillOverride::Off {
+                "off"
+            } else {
+                "user-invocable-only"
+            };
+            unlisted.push(skill.id.clone());
+            statuses.push(status("unlisted", format!("skillOverrides: {which}")));
+            continue;
         }
+        let Some(mut entry) = claude_code_entry_capped(skill, settings.max_desc_chars) else {
+            unlisted.push(skill.id.clone());
+            statuses.push(status("unlisted", "disable-model-invocation: true".into()));
+            continue;
+        };
+        if override_ == Some(SkillOverride::NameOnly) {
+            entry.line = entry.name_line();
+            entry.truncated = false;
+            named_only.push(entries.len());
+            statuses.push(status("name-only", "skillOverrides: name-only".into()));
+        } else if entry.line == entry.name_line() {
+            statuses.push(status(
+                "name-only",
+                "no description and no body paragraph".into(),
+            ));
+        } else if entry.truncated {
+            statuses.push(status(
+                "truncated",
+                format!("cut at {cap} characters (skillListingMaxDescChars)"),
+            ));
+        } else {
+            statuses.push(status("listed", String::new()));
+        }
+        entries.push(entry);
     }
     let full_lengths: Vec<usize> = entries
         .iter()
@@ -237,7 +522,7 @@ pub fn listing_budget(skills: &[&Skill], context_window_tokens: u64) -> BudgetRe
     // Lines are joined by one newline each.
     let newlines = entries.len().saturating_sub(1);
     let full_chars = full_lengths.iter().sum::<usize>() + newlines;
-    // Drop descriptions from the end until the listing fits (or none are left).
+    // One illustration: descriptions dropped from the end until it fits.
     let mut kept_count = entries.len();
     let mut listed_chars = full_chars;
     while listed_chars > budget && kept_count > 0 {
@@ -256,17 +541,90 @@ pub fn listing_budget(skills: &[&Skill], context_window_tokens: u64) -> BudgetRe
         })
         .collect();
     let ids = |range: std::ops::Range<usize>| entries[range].iter().map(|e| e.id.clone()).collect();
+    let over_budget = full_chars > budget;
+    // What dropping each description saves; only real descriptions can go.
+    let savings: Vec<(usize, usize)> = (0..entries.len())
+        .map(|i| (i, full_lengths[i] - name_lengths[i]))
+        .filter(|&(i, saved)| saved > 0 && !named_only.contains(&i))
+        .collect();
+    let (min_dropped, max_dropped) = if over_budget {
+        let excess = full_chars - budget;
+        let mut sizes: Vec<usize> = savings.iter().map(|&(_, s)| s).collect();
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        let fewest = count_to_cover(&sizes, excess);
+        sizes.reverse();
+        let most = count_to_cover(&sizes, excess);
+        (fewest, most)
+    } else {
+        (0, 0)
+    };
+    let at_risk: Vec<String> = if over_budget {
+        savings
+            .iter()
+            .map(|&(i, _)| entries[i].id.clone())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if over_budget {
+        for status in &mut statuses {
+            if at_risk.contains(&status.id) && matches!(status.status, "listed" | "truncated") {
+                status.status = "at-risk";
+                status.reason = format!(
+                    "the listing is over its {}-character budget: {min_dropped} to {max_dropped} descriptions are dropped, least recently used first",
+                    thousands_text(budget)
+                );
+            }
+        }
+    }
     BudgetReport {
-        context_window_tokens,
+        context_window_tokens: settings.context_window_tokens,
         budget_chars: budget,
         full_chars,
         listed_chars,
-        over_budget: full_chars > budget,
+        over_budget,
         kept: ids(0..kept_count),
         dropped: ids(kept_count..entries.len()),
         unlisted,
         listing: lines.join("\n"),
+        budget_fraction: settings.budget_fraction,
+        max_desc_chars: settings.max_desc_chars,
+        budget_source: if settings.char_budget.is_some() {
+            CHAR_BUDGET_ENV
+        } else {
+            "context-window"
+        },
+        at_risk,
+        min_dropped,
+        max_dropped,
+        entries: statuses,
     }
+}
+
+/// How many of `sizes`, taken in order, add up to at least `excess` (all of
+/// them when they never do).
+fn count_to_cover(sizes: &[usize], excess: usize) -> usize {
+    let mut covered = 0;
+    for (i, size) in sizes.iter().enumerate() {
+        if covered >= excess {
+            return i;
+        }
+        covered += size;
+    }
+    sizes.len()
+}
+
+/// `1536` as `1,536`.
+fn thousands_text(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The whole library's stage-1 cost in both runtime forms.
@@ -287,13 +645,26 @@ pub fn catalog_costs(
     tokenizer: &Tokenizer,
     context_window_tokens: u64,
 ) -> CatalogCosts {
+    catalog_costs_with(
+        skills,
+        tokenizer,
+        &ListingSettings::new(context_window_tokens),
+    )
+}
+
+/// [`catalog_costs`] with Claude Code's listing `settings`.
+pub fn catalog_costs_with(
+    skills: &[&Skill],
+    tokenizer: &Tokenizer,
+    settings: &ListingSettings,
+) -> CatalogCosts {
     let agentskills = StageText::measure(agentskills_prompt(skills), tokenizer, false);
     let claude_code = StageText::measure(claude_code_listing(skills), tokenizer, false);
     CatalogCosts {
         skills: skills.len(),
         agentskills,
         claude_code,
-        budget: listing_budget(skills, context_window_tokens),
+        budget: listing_budget_with(skills, settings),
     }
 }
 
@@ -407,5 +778,96 @@ mod tests {
     fn budget_is_one_percent_of_the_window_at_four_chars_per_token() {
         assert_eq!(budget_chars(200_000), 8_000);
         assert_eq!(budget_chars(1_000_000), 40_000);
+        assert_eq!(ListingSettings::new(200_000).budget_chars(), 8_000);
+        assert_eq!(ListingSettings::new(1_000_000).budget_chars(), 40_000);
+        assert_eq!(parse_context_window("200k"), Ok(200_000));
+        assert_eq!(parse_context_window("1M"), Ok(1_000_000));
+        assert_eq!(parse_context_window("150000"), Ok(150_000));
+        assert!(parse_context_window("big").is_err());
+    }
+
+    fn skills_of(n: usize, words: usize) -> Vec<Skill> {
+        (0..n)
+            .map(|i| {
+                let text = format!(
+                    "---\nname: s{i}\ndescription: {}\n---\n",
+                    "word ".repeat(words)
+                );
+                skill(&format!("/l/s{i}"), &text)
+            })
+            .collect()
+    }
+
+    /// Claude Code 2.1.129: skillListingBudgetFraction, skillListingMaxDescChars
+    /// and skillOverrides, read from settings.json (user, then project).
+    #[test]
+    fn settings_files_shape_the_listing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home/.claude");
+        let project = tmp.path().join("project");
+        let lib = project.join("skills");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(project.join(".claude")).unwrap();
+        std::fs::create_dir_all(&lib).unwrap();
+        std::fs::write(
+            home.join("settings.json"),
+            r#"{"skillListingBudgetFraction": 0.02, "skillOverrides": {"s0": "off", "s1": "name-only"}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            project.join(".claude/settings.json"),
+            r#"{"skillListingMaxDescChars": 20, "skillOverrides": {"s0": "user-invocable-only"}}"#,
+        )
+        .unwrap();
+        let settings = ListingSettings::load(200_000, &[lib], Some(&home), None);
+        assert!(settings.problems.is_empty(), "{:?}", settings.problems);
+        assert_eq!(settings.budget_chars(), 16_000);
+        assert_eq!(settings.max_desc_chars, 20);
+        assert_eq!(settings.overrides["s0"], SkillOverride::UserInvocableOnly);
+        let skills = skills_of(3, 10);
+        let refs: Vec<&Skill> = skills.iter().collect();
+        let report = listing_budget_with(&refs, &settings);
+        assert_eq!(report.unlisted, ["s0"]);
+        let status = |id: &str| report.entries.iter().find(|e| e.id == id).unwrap().clone();
+        assert_eq!(status("s0").reason, "skillOverrides: user-invocable-only");
+        assert_eq!(status("s1").status, "name-only");
+        assert_eq!(status("s2").status, "truncated");
+        assert_eq!(
+            report.listing,
+            format!("- s1\n- s2: {}…", "word word word word".trim_end())
+        );
+    }
+
+    /// SLASH_COMMAND_TOOL_CHAR_BUDGET sets the budget in characters;
+    /// integers take `_` and `1e3` forms (CHANGELOG 2.1.211).
+    #[test]
+    fn the_environment_budget_wins() {
+        let settings = ListingSettings::load(200_000, &[], None, Some("1_000"));
+        assert_eq!(settings.budget_chars(), 1_000);
+        let skills = skills_of(1, 1);
+        let report = listing_budget_with(&[&skills[0]], &settings);
+        assert_eq!(report.budget_source, CHAR_BUDGET_ENV);
+        let bad = ListingSettings::load(200_000, &[], None, Some("lots"));
+        assert_eq!(bad.problems.len(), 1);
+    }
+
+    /// Drop order follows recent use (claude-code #68135): the report names
+    /// every skill at risk and the range of how many lose their descriptions.
+    #[test]
+    fn over_budget_skills_are_at_risk_in_a_range() {
+        let mut skills = skills_of(3, 20);
+        skills.push(skill(
+            "/l/short",
+            "---\nname: short\ndescription: tiny\n---\n",
+        ));
+        let refs: Vec<&Skill> = skills.iter().collect();
+        // Full lines: 3 × 105 + 13 and 3 newlines, 331; names alone save 101 each and 6.
+        let mut settings = ListingSettings::new(200_000);
+        settings.char_budget = Some(300);
+        let report = listing_budget_with(&refs, &settings);
+        assert!(report.over_budget);
+        assert_eq!(report.at_risk, ["s0", "s1", "s2", "short"]);
+        assert_eq!((report.min_dropped, report.max_dropped), (1, 2));
+        assert!(report.entries.iter().all(|e| e.status == "at-risk"));
     }
 }

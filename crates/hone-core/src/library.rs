@@ -206,6 +206,41 @@ fn glob_set(patterns: &[String]) -> Result<Option<GlobSet>, LibraryError> {
         .map_err(|e| LibraryError::BadFilter(patterns.join(", "), e.to_string()))
 }
 
+/// Files under `roots` named `SKILL.md` in another case (`skill.md`,
+/// `Skill.md`), which the scan does not take for skills: the spec names the
+/// file `SKILL.md` and Claude Code and Copilot ("Skill files must be named
+/// `SKILL.md`") read only that name, while skills-ref also accepts a
+/// lowercase `skill.md` (`find_skill_md`). Used to explain an empty library.
+/// At most `limit`, after looking at no more than 20,000 entries.
+pub fn misnamed_skill_files(roots: &[PathBuf], limit: usize) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut seen = 0usize;
+    for root in roots {
+        let walk = walkdir::WalkDir::new(root)
+            .max_depth(12)
+            .into_iter()
+            .filter_entry(|e| {
+                e.depth() == 0
+                    || !e.file_type().is_dir()
+                    || is_scanned_dir(&e.file_name().to_string_lossy())
+            });
+        for entry in walk.filter_map(Result::ok) {
+            seen += 1;
+            if seen > 20_000 || found.len() >= limit {
+                return found;
+            }
+            let name = entry.file_name().to_string_lossy();
+            if entry.file_type().is_file()
+                && name.eq_ignore_ascii_case(SKILL_FILE)
+                && name != SKILL_FILE
+            {
+                found.push(entry.path().to_path_buf());
+            }
+        }
+    }
+    found
+}
+
 /// Whether the scan enters a folder of this name.
 fn is_scanned_dir(name: &str) -> bool {
     if is_ignored_dir(name) {

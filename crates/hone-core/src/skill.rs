@@ -30,7 +30,10 @@ pub const SPEC_KEYS: &[&str] = &[
     "metadata",
     "allowed-tools",
 ];
-/// Keys Claude Code reads beyond the specification.
+/// Keys Claude Code reads beyond the specification: its skills docs
+/// (code.claude.com/docs/en/skills) and CHANGELOG (`disallowed-tools` 2.1.152,
+/// `background` 2.1.218, `display-name` / `default-enabled` / `fallback`
+/// 2.1.186).
 pub const CLAUDE_CODE_KEYS: &[&str] = &[
     "when_to_use",
     "argument-hint",
@@ -45,7 +48,27 @@ pub const CLAUDE_CODE_KEYS: &[&str] = &[
     "hooks",
     "paths",
     "shell",
+    "background",
+    "display-name",
+    "default-enabled",
+    "fallback",
 ];
+/// Keys Claude Code reads in kebab-case, snake_case or camelCase alike
+/// (CHANGELOG 2.1.186); every other key only as written above.
+pub const CLAUDE_CODE_RESPELLED_KEYS: &[&str] = &["display-name", "default-enabled", "fallback"];
+/// Keys GitHub Copilot reads beyond the specification (microsoft/vscode,
+/// `extensions/copilot/assets/prompts/skills/agent-customization/references/skills.md`).
+pub const COPILOT_KEYS: &[&str] = &[
+    "argument-hint",
+    "user-invocable",
+    "disable-model-invocation",
+];
+/// Claude Code's `effort` levels (skills docs; CHANGELOG "effort frontmatter").
+pub const EFFORT_LEVELS: &[&str] = &["low", "medium", "high", "xhigh", "max"];
+/// Claude Code's `shell` values for `!` command blocks (skills docs).
+pub const SHELLS: &[&str] = &["bash", "powershell"];
+/// Claude Code's `context` values (skills docs: `fork` runs the skill in a subagent).
+pub const CONTEXTS: &[&str] = &["fork"];
 /// Keys skill routers read.
 pub const ROUTER_KEYS: &[&str] = &["triggers", "tools", "token_estimate"];
 
@@ -72,6 +95,9 @@ pub struct Frontmatter {
     pub hooks: Option<serde_json::Value>,
     pub paths: Option<Vec<String>>,
     pub shell: Option<String>,
+    /// Whether a forked skill runs in the background (Claude Code 2.1.218;
+    /// forked skills default to it).
+    pub background: Option<bool>,
     pub triggers: Option<Vec<String>>,
     pub tools: Option<Vec<String>>,
     pub token_estimate: Option<u64>,
@@ -99,15 +125,16 @@ impl Frontmatter {
                 "when_to_use" => fm.when_to_use = text(&json),
                 "argument-hint" => fm.argument_hint = text(&json),
                 "arguments" => fm.arguments = Some(json),
-                "disable-model-invocation" => fm.disable_model_invocation = typed(json),
-                "user-invocable" => fm.user_invocable = typed(json),
+                "disable-model-invocation" => fm.disable_model_invocation = claude_bool(&json),
+                "user-invocable" => fm.user_invocable = claude_bool(&json),
+                "background" => fm.background = claude_bool(&json),
                 "disallowed-tools" => fm.disallowed_tools = tool_list(&json),
                 "model" => fm.model = text(&json),
                 "effort" => fm.effort = text(&json),
                 "context" => fm.context = text(&json),
                 "agent" => fm.agent = text(&json),
                 "hooks" => fm.hooks = Some(json),
-                "paths" => fm.paths = string_list(&json),
+                "paths" => fm.paths = path_list(&json),
                 "shell" => fm.shell = text(&json),
                 "triggers" => fm.triggers = string_list(&json),
                 "tools" => fm.tools = tool_list(&json),
@@ -119,6 +146,136 @@ impl Frontmatter {
         }
         fm
     }
+}
+
+impl Frontmatter {
+    /// The names of the skill's named arguments (`arguments`: a
+    /// space-separated string or a list), which Claude Code substitutes for
+    /// `$name` in the body.
+    pub fn argument_names(&self) -> Vec<String> {
+        match &self.arguments {
+            Some(serde_json::Value::String(s)) => s.split_whitespace().map(str::to_owned).collect(),
+            Some(serde_json::Value::Array(items)) => items.iter().filter_map(text).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// A boolean as Claude Code reads one since 2.1.218: `true`/`false`, or
+/// `yes`/`no`/`on`/`off`/`1`/`0` in any case (CHANGELOG 2.1.218).
+pub fn claude_bool(json: &serde_json::Value) -> Option<bool> {
+    match json {
+        serde_json::Value::Bool(b) => Some(*b),
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(1) => Some(true),
+            Some(0) => Some(false),
+            _ => None,
+        },
+        serde_json::Value::String(s) => bool_word(s),
+        _ => None,
+    }
+}
+
+/// `true`/`yes`/`on`/`1` or `false`/`no`/`off`/`0`, in any case.
+pub fn bool_word(s: &str) -> Option<bool> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "1" => Some(true),
+        "false" | "no" | "off" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// The key Claude Code reads for `key` when it is a snake_case or camelCase
+/// spelling of one of [`CLAUDE_CODE_RESPELLED_KEYS`] (`displayName` →
+/// `display-name`); `None` for the kebab-case spelling itself and for
+/// every other key.
+pub fn claude_code_respelling(key: &str) -> Option<&'static str> {
+    let mut kebab = String::with_capacity(key.len() + 4);
+    for c in key.chars() {
+        if c == '_' {
+            kebab.push('-');
+        } else if c.is_ascii_uppercase() {
+            kebab.push('-');
+            kebab.push(c.to_ascii_lowercase());
+        } else {
+            kebab.push(c);
+        }
+    }
+    CLAUDE_CODE_RESPELLED_KEYS
+        .iter()
+        .copied()
+        .find(|k| *k == kebab && *k != key)
+}
+
+/// One placeholder Claude Code replaces when a skill is invoked, and what it
+/// becomes for an example argument string.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Substitution {
+    pub placeholder: String,
+    pub becomes: String,
+}
+
+/// The substitutions of an invocation `/name ARGS` (skills docs, "Pass
+/// arguments to skills"): `$ARGUMENTS` the whole string, `$ARGUMENTS[N]` and
+/// `$N` the N-th (0-based) shell-style word, `$name` the word of each named
+/// argument in order, and `${CLAUDE_SKILL_DIR}` the skill's folder.
+pub fn substitutions(skill: &Skill, arguments: &str) -> Vec<Substitution> {
+    let words = shell_words(arguments);
+    let mut out = vec![Substitution {
+        placeholder: "$ARGUMENTS".into(),
+        becomes: arguments.to_owned(),
+    }];
+    for (i, word) in words.iter().enumerate() {
+        for placeholder in [format!("$ARGUMENTS[{i}]"), format!("${i}")] {
+            out.push(Substitution {
+                placeholder,
+                becomes: word.clone(),
+            });
+        }
+    }
+    for (i, name) in skill.meta.argument_names().iter().enumerate() {
+        out.push(Substitution {
+            placeholder: format!("${name}"),
+            becomes: words.get(i).cloned().unwrap_or_default(),
+        });
+    }
+    out.push(Substitution {
+        placeholder: "${CLAUDE_SKILL_DIR}".into(),
+        becomes: skill.dir.to_string_lossy().into_owned(),
+    });
+    out
+}
+
+/// Words split on whitespace, with `"…"` and `'…'` grouping.
+fn shell_words(s: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut quote: Option<char> = None;
+    let mut started = false;
+    for c in s.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => current.push(c),
+            None if c == '"' || c == '\'' => {
+                quote = Some(c);
+                started = true;
+            }
+            None if c.is_whitespace() => {
+                if started {
+                    words.push(std::mem::take(&mut current));
+                    started = false;
+                }
+            }
+            None => {
+                current.push(c);
+                started = true;
+            }
+        }
+    }
+    if started {
+        words.push(current);
+    }
+    words
 }
 
 fn typed<T: DeserializeOwned>(json: serde_json::Value) -> Option<T> {
@@ -141,6 +298,37 @@ fn string_list(json: &serde_json::Value) -> Option<Vec<String>> {
         serde_json::Value::Array(items) => items.iter().map(text).collect(),
         _ => None,
     }
+}
+
+/// `paths`: a YAML list of globs, or one string of comma-separated globs
+/// (skills docs); a comma inside `{a,b}` belongs to the glob.
+fn path_list(json: &serde_json::Value) -> Option<Vec<String>> {
+    let serde_json::Value::String(s) = json else {
+        return string_list(json);
+    };
+    let mut globs = Vec::new();
+    let mut depth = 0usize;
+    let mut current = String::new();
+    for c in s.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                globs.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    globs.push(current);
+    Some(
+        globs
+            .into_iter()
+            .map(|g| g.trim().to_owned())
+            .filter(|g| !g.is_empty())
+            .collect(),
+    )
 }
 
 /// Tool lists: a YAML list, or one string split on commas (Claude Code) or
@@ -568,6 +756,69 @@ mod tests {
         assert_eq!(s.meta.triggers.as_deref().unwrap(), ["x", "y"]);
         assert_eq!(s.meta.user_invocable, Some(false));
         assert_eq!(s.meta.extra["custom"], serde_json::json!(1));
+    }
+
+    /// Claude Code CHANGELOG 2.1.218: "Added `yes`/`no`/`on`/`off`/`1`/`0`
+    /// (case-insensitive) as accepted values for skill and plugin
+    /// frontmatter booleans".
+    #[test]
+    fn booleans_read_as_claude_code_reads_them() {
+        let s = skill(
+            "---\nname: a\ndisable-model-invocation: Yes\nuser-invocable: 0\nbackground: OFF\n---\n",
+        );
+        assert_eq!(s.meta.disable_model_invocation, Some(true));
+        assert_eq!(s.meta.user_invocable, Some(false));
+        assert_eq!(s.meta.background, Some(false));
+        let s = skill("---\nname: a\nuser-invocable: maybe\n---\n");
+        assert_eq!(s.meta.user_invocable, None);
+    }
+
+    /// Claude Code skills docs: `paths` takes a comma-separated string or a
+    /// YAML list (list since CHANGELOG 2.1.84).
+    #[test]
+    fn paths_are_a_list_or_comma_separated_globs() {
+        let s = skill("---\nname: a\npaths: \"src/**/*.{ts,tsx}, docs/*.md\"\n---\n");
+        assert_eq!(
+            s.meta.paths.as_deref().unwrap(),
+            ["src/**/*.{ts,tsx}", "docs/*.md"]
+        );
+        let s = skill("---\nname: a\npaths:\n  - a/**\n  - b/**\n---\n");
+        assert_eq!(s.meta.paths.as_deref().unwrap(), ["a/**", "b/**"]);
+    }
+
+    /// Claude Code skills docs, "Pass arguments to skills": named
+    /// `arguments` map positional words to `$name`.
+    #[test]
+    fn named_arguments_are_substituted() {
+        let s = skill("---\nname: a\narguments: issue branch\n---\nFix $issue on $branch.\n");
+        assert_eq!(s.meta.argument_names(), ["issue", "branch"]);
+        let subs = substitutions(&s, "123 \"feature x\"");
+        let get = |p: &str| {
+            subs.iter()
+                .find(|x| x.placeholder == p)
+                .map(|x| x.becomes.as_str())
+        };
+        assert_eq!(get("$ARGUMENTS"), Some("123 \"feature x\""));
+        assert_eq!(get("$issue"), Some("123"));
+        assert_eq!(get("$branch"), Some("feature x"));
+        assert_eq!(get("$ARGUMENTS[1]"), Some("feature x"));
+        assert_eq!(get("$0"), Some("123"));
+        let s = skill("---\nname: a\narguments: [file]\n---\n");
+        assert_eq!(s.meta.argument_names(), ["file"]);
+    }
+
+    /// Claude Code CHANGELOG 2.1.186: `display-name`, `default-enabled`,
+    /// `fallback` accept kebab-case, snake_case and camelCase.
+    #[test]
+    fn respelled_keys_are_those_claude_code_normalises() {
+        assert_eq!(claude_code_respelling("displayName"), Some("display-name"));
+        assert_eq!(
+            claude_code_respelling("default_enabled"),
+            Some("default-enabled")
+        );
+        assert_eq!(claude_code_respelling("display-name"), None);
+        assert_eq!(claude_code_respelling("allowed_tools"), None);
+        assert_eq!(claude_code_respelling("userInvocable"), None);
     }
 
     #[test]

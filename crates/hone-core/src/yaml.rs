@@ -44,6 +44,10 @@ pub struct Node {
     pub plain: bool,
     /// For scalars: the source text as written (after unescaping), before resolution.
     pub raw: Option<String>,
+    /// For scalars: written as a block scalar (`|` or `>`, with any indicators).
+    pub block: bool,
+    /// The node's explicit tag as written (`!!binary`, `!custom`), if any.
+    pub tag: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -139,10 +143,12 @@ pub fn parse(text: &str, base: usize) -> Result<Node, YamlError> {
     let offsets = CharOffsets::new(text, base);
     let mut builder = Builder {
         parser: Parser::new_from_str(text),
+        text,
         offsets,
         anchors: HashMap::new(),
         nodes: 0,
         last_end: base,
+        open_flows: Vec::new(),
     };
     builder.document()
 }
@@ -181,10 +187,15 @@ impl CharOffsets {
 
 struct Builder<'a> {
     parser: Parser<'a, saphyr_parser::StrInput<'a>>,
+    text: &'a str,
     offsets: CharOffsets,
     anchors: HashMap<usize, Node>,
     nodes: usize,
     last_end: usize,
+    /// Byte offsets (in the file) of the `[` / `{` of the flow collections
+    /// being read, innermost last: an error while one is open is usually
+    /// that it was never closed, and the parser notices only lines later.
+    open_flows: Vec<usize>,
 }
 
 type Next<'a> = (Event<'a>, YamlSpan);
@@ -196,10 +207,10 @@ impl<'a> Builder<'a> {
                 self.last_end = self.offsets.byte(span.end.index());
                 Ok((event, span))
             }
-            Some(Err(err)) => Err(YamlError {
-                message: err.info().to_owned(),
-                offset: self.offsets.byte(err.marker().index()),
-            }),
+            Some(Err(err)) => {
+                let offset = self.offsets.byte(err.marker().index());
+                Err(self.located_error(err.info(), offset))
+            }
             None => Err(self.error("unexpected end of YAML", self.last_end)),
         }
     }
@@ -209,6 +220,45 @@ impl<'a> Builder<'a> {
             message: message.to_owned(),
             offset,
         }
+    }
+
+    /// The parser's error at `offset`, moved to the opening bracket of a
+    /// flow collection left open on an earlier line: `name: [invalid` is
+    /// reported where the next key fails to parse, a line or more later.
+    fn located_error(&self, message: &str, offset: usize) -> YamlError {
+        let base = self.offsets.base;
+        if let Some(&open) = self.open_flows.last() {
+            let between = self
+                .text
+                .get(open - base..offset.saturating_sub(base).max(open - base));
+            if between.is_some_and(|text| text.contains('\n')) {
+                let bracket = &self.text[open - base..open - base + 1];
+                let closer = if bracket == "[" { "]" } else { "}" };
+                return self.error(
+                    &format!("`{bracket}` is never closed with `{closer}` ({message})"),
+                    open,
+                );
+            }
+        }
+        self.error(message, offset)
+    }
+
+    /// The tag as written: `!!` for the core schema's handle.
+    fn tag_text(tag: Option<&saphyr_parser::Tag>) -> Option<String> {
+        let tag = tag?;
+        Some(if tag.is_yaml_core_schema() {
+            format!("!!{}", tag.suffix)
+        } else {
+            format!("{}{}", tag.handle, tag.suffix)
+        })
+    }
+
+    /// Whether the collection starting at byte `start` is in flow style.
+    fn is_flow(&self, start: usize) -> bool {
+        self.text
+            .as_bytes()
+            .get(start - self.offsets.base)
+            .is_some_and(|b| matches!(b, b'[' | b'{'))
     }
 
     fn document(&mut self) -> Result<Node, YamlError> {
@@ -238,6 +288,8 @@ impl<'a> Builder<'a> {
             span: base..base,
             plain: true,
             raw: None,
+            block: false,
+            tag: None,
         }))
     }
 
@@ -277,6 +329,8 @@ impl<'a> Builder<'a> {
                         span: start..end,
                         plain,
                         raw: Some(text.into_owned()),
+                        block: matches!(style, ScalarStyle::Literal | ScalarStyle::Folded),
+                        tag: Self::tag_text(tag.as_deref()),
                     },
                     anchor,
                 )
@@ -290,36 +344,54 @@ impl<'a> Builder<'a> {
                 copy.span = start..self.offsets.byte(span.end.index());
                 return Ok(copy);
             }
-            Event::SequenceStart(anchor, _) => {
+            Event::SequenceStart(anchor, tag) => {
                 self.count(1, start)?;
+                let flow = self.is_flow(start);
+                if flow {
+                    self.open_flows.push(start);
+                }
                 let mut items = Vec::new();
                 loop {
                     let (event, span) = self.next()?;
                     if let Event::SequenceEnd = event {
+                        if flow {
+                            self.open_flows.pop();
+                        }
                         let end = self.offsets.byte(span.end.index()).max(start);
                         let node = Node {
                             value: Value::Seq(items),
                             span: start..end,
                             plain: false,
                             raw: None,
+                            block: false,
+                            tag: Self::tag_text(tag.as_deref()),
                         };
                         break (node, anchor);
                     }
                     items.push(self.node(event, span, depth + 1)?);
                 }
             }
-            Event::MappingStart(anchor, _) => {
+            Event::MappingStart(anchor, tag) => {
                 self.count(1, start)?;
+                let flow = self.is_flow(start);
+                if flow {
+                    self.open_flows.push(start);
+                }
                 let mut entries = Vec::new();
                 loop {
                     let (event, span) = self.next()?;
                     if let Event::MappingEnd = event {
+                        if flow {
+                            self.open_flows.pop();
+                        }
                         let end = self.offsets.byte(span.end.index()).max(start);
                         let node = Node {
                             value: Value::Map(entries),
                             span: start..end,
                             plain: false,
                             raw: None,
+                            block: false,
+                            tag: Self::tag_text(tag.as_deref()),
                         };
                         break (node, anchor);
                     }
@@ -438,6 +510,36 @@ mod tests {
         let text = "description: a: b\n";
         let err = parse(text, 0).unwrap_err();
         assert!(err.offset > 0 && err.offset <= text.len(), "{err:?}");
+    }
+
+    /// skills-ref's `test_invalid_yaml` (agentskills/agentskills,
+    /// skills-ref/tests/test_parser.py): `name: [invalid` on line 1 of the
+    /// YAML. The parser fails on a later line; the error points at the `[`.
+    #[test]
+    fn an_unclosed_flow_bracket_is_reported_where_it_opens() {
+        let text = "name: [invalid\ndescription: broken\n";
+        let err = parse(text, 4).unwrap_err();
+        assert_eq!(err.offset, 4 + 6, "{err:?}");
+        assert!(err.message.contains("`[` is never closed"), "{err:?}");
+        // An error on the bracket's own line keeps the parser's position.
+        let err = parse("a: [x, y: z: w]\n", 0).unwrap_err();
+        assert!(!err.message.contains("never closed"), "{err:?}");
+    }
+
+    #[test]
+    fn tags_and_block_styles_are_kept() {
+        let root = parse(
+            "a: !!binary aGk=\nb: >-\n  folded\nc: !!python/name:os.system x\n",
+            0,
+        )
+        .unwrap();
+        assert_eq!(root.get("a").unwrap().tag.as_deref(), Some("!!binary"));
+        assert!(root.get("b").unwrap().block);
+        assert_eq!(
+            root.get("c").unwrap().tag.as_deref(),
+            Some("!!python/name:os.system")
+        );
+        assert_eq!(root.get("b").unwrap().tag, None);
     }
 
     #[test]

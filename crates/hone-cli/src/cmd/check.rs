@@ -3,7 +3,9 @@
 //!
 //! Exit codes: 0 no finding at error level (none at all with `--strict`), 1
 //! otherwise, 2 for usage or I/O errors (a path that does not exist, a
-//! `SKILL.md` that cannot be read).
+//! `SKILL.md` that cannot be read, no skill found at all unless
+//! `--allow-empty`). With `--format json` every outcome, errors included, is
+//! one JSON document on stdout.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -13,7 +15,8 @@ use std::process::ExitCode;
 use anstyle::{AnsiColor, Style};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use hone_core::diagnostic::{Diagnostic, Severity};
-use hone_core::library::{DiscoveryProblem, Library};
+use hone_core::library::{DiscoveryProblem, Library, misnamed_skill_files};
+use hone_core::rules::compat::{self, SkillCompat};
 use hone_core::rules::{self, RuleInfo, Target};
 use hone_core::skill::{SKILL_FILE, Skill};
 use hone_core::tokens::memo::LimitMemo;
@@ -38,6 +41,10 @@ pub struct Args {
     /// the user's cache (`$XDG_CACHE_HOME/hone/tokens`).
     #[arg(long)]
     no_cache: bool,
+    /// Accept paths holding no skill at all (otherwise a usage error, exit 2,
+    /// so that a mistyped path cannot pass a CI gate).
+    #[arg(long)]
+    allow_empty: bool,
 }
 
 pub fn target_parser() -> impl TypedValueParser<Value = Target> {
@@ -53,22 +60,74 @@ enum Format {
     Github,
 }
 
+/// A usage or I/O error that ends the check (exit 2), with a hint.
+#[derive(Serialize)]
+struct RunError {
+    message: String,
+    hint: Option<String>,
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let memo = match LimitMemo::default_path() {
         Some(path) if !args.no_cache => LimitMemo::open(&path),
         _ => LimitMemo::in_memory(),
     };
-    let (library, diagnostics) = rules::open_and_check(&args.paths, args.target, Some(&memo))?;
+    let (library, diagnostics) = match rules::open_and_check(&args.paths, args.target, Some(&memo))
+    {
+        Ok(checked) => checked,
+        Err(err) if args.format == Format::Json => {
+            let error = RunError {
+                message: err.to_string(),
+                hint: None,
+            };
+            return fail_as_json(&Library::default(), args.target, &error);
+        }
+        Err(err) => return Err(err.into()),
+    };
     // A cache that cannot be written only makes the next run slower.
     let _ = memo.save();
-    let io_failure = report_problems(&library.problems, &args.paths);
+    let json = args.format == Format::Json;
+    // In JSON the problems are in the document; on stderr they would be said twice.
+    let io_failure = report_problems(&library.problems, &args.paths, !json);
+    if library.skills.is_empty() && !args.allow_empty {
+        let error = no_skills(&args.paths);
+        if json {
+            return fail_as_json(&library, args.target, &error);
+        }
+        anstream::eprintln!("hone: error: {}", error.message);
+        if let Some(hint) = &error.hint {
+            anstream::eprintln!("hone: hint: {hint}");
+        }
+        return Ok(ExitCode::from(2));
+    }
     let stdout = std::io::stdout();
     let colored = anstream::AutoStream::choice(&stdout) != anstream::ColorChoice::Never;
     // Thousands of findings: one buffer, not a write per line.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     match args.format {
-        Format::Text => write_text(&mut out, &library, &diagnostics, args.target, colored)?,
-        Format::Json => write_json(&mut out, &library, &diagnostics, args.target)?,
+        Format::Text => write_text(
+            &mut out,
+            &library,
+            &diagnostics,
+            args.target,
+            colored,
+            io_failure,
+        )?,
+        Format::Json => {
+            let matrix = compat::matrix(&library);
+            let error = io_failure.then(|| RunError {
+                message: "some paths could not be read; see `problems`".into(),
+                hint: None,
+            });
+            let report = JsonReport {
+                library: &library,
+                diagnostics: &diagnostics,
+                target: args.target,
+                compatibility: &matrix,
+                error: error.as_ref(),
+            };
+            write_json(&mut out, &report)?
+        }
         Format::Sarif => write_sarif(&mut out, &diagnostics)?,
         Format::Github => write_github(&mut out, &diagnostics)?,
     }
@@ -89,21 +148,67 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(code)
 }
 
-/// Prints discovery problems to stderr; true when one is an I/O error on a
-/// path the user named or on a `SKILL.md`.
-fn report_problems(problems: &[DiscoveryProblem], roots: &[PathBuf]) -> bool {
+/// Prints discovery problems to stderr when `print`; true when one is an
+/// I/O error on a path the user named or on a `SKILL.md`.
+fn report_problems(problems: &[DiscoveryProblem], roots: &[PathBuf], print: bool) -> bool {
     let mut failed = false;
     for problem in problems {
         let fatal = roots.contains(&problem.path) || problem.path.ends_with(SKILL_FILE);
         let level = if fatal { "error" } else { "warning" };
-        anstream::eprintln!(
-            "hone: {level}: {}: {}",
-            problem.path.display(),
-            problem.message
-        );
+        if print {
+            anstream::eprintln!(
+                "hone: {level}: {}: {}",
+                problem.path.display(),
+                problem.message
+            );
+        }
         failed |= fatal;
     }
     failed
+}
+
+/// The error for paths holding no skill, with a hint at the likely cause.
+fn no_skills(paths: &[PathBuf]) -> RunError {
+    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    let message = format!(
+        "no skills (folders with a {SKILL_FILE}) found in {}",
+        shown.join(", ")
+    );
+    let misnamed = misnamed_skill_files(paths, 3);
+    let hint = if let Some(first) = misnamed.first() {
+        let name = first
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Some(format!(
+            "{} is named `{name}`; agents (and Hone) read only `{SKILL_FILE}`, in capitals: rename it{}",
+            first.display(),
+            if misnamed.len() > 1 {
+                " (and the others like it)"
+            } else {
+                ""
+            }
+        ))
+    } else {
+        Some("check the path; pass --allow-empty to accept a folder without skills".into())
+    };
+    RunError { message, hint }
+}
+
+/// Prints the JSON document of a run that failed before any check, exit 2.
+fn fail_as_json(library: &Library, target: Target, error: &RunError) -> anyhow::Result<ExitCode> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let report = JsonReport {
+        library,
+        diagnostics: &[],
+        target,
+        compatibility: &[],
+        error: Some(error),
+    };
+    write_json(&mut out, &report)?;
+    out.flush()?;
+    Ok(ExitCode::from(2))
 }
 
 #[derive(Serialize, Default)]
@@ -184,6 +289,7 @@ fn write_text(
     diagnostics: &[Diagnostic],
     target: Target,
     colored: bool,
+    io_failure: bool,
 ) -> std::io::Result<()> {
     let paint = |style: Style| if colored { style } else { Style::new() };
     let skills: HashMap<&Path, &Skill> = library
@@ -249,7 +355,13 @@ fn write_text(
     })?;
     let s = summarize(library, diagnostics);
     let skills = plural(s.skills, "skill");
-    if diagnostics.is_empty() {
+    if diagnostics.is_empty() && io_failure {
+        // Not "all checks passed": some of what was asked for was not checked.
+        writeln!(
+            out,
+            "No findings in {skills} (target {target}), but some paths could not be checked."
+        )?;
+    } else if diagnostics.is_empty() {
         let ok = paint(Style::new().bold().fg_color(Some(AnsiColor::Green.into())));
         writeln!(
             out,
@@ -284,12 +396,24 @@ fn plural(n: usize, noun: &str) -> String {
     }
 }
 
-fn write_json(
-    out: &mut impl Write,
-    library: &Library,
-    diagnostics: &[Diagnostic],
+/// What `--format json` prints.
+struct JsonReport<'a> {
+    library: &'a Library,
+    diagnostics: &'a [Diagnostic],
     target: Target,
-) -> std::io::Result<()> {
+    /// Per skill, per client: loads, loads with changes, refused.
+    compatibility: &'a [SkillCompat],
+    error: Option<&'a RunError>,
+}
+
+fn write_json(out: &mut impl Write, report: &JsonReport) -> std::io::Result<()> {
+    let JsonReport {
+        library,
+        diagnostics,
+        target,
+        compatibility,
+        error,
+    } = *report;
     // The same bytes as `serde_json::to_writer_pretty` of the whole object
     // (a test holds them equal), with the findings serialised in parallel.
     writeln!(out, "{{")?;
@@ -308,7 +432,19 @@ fn write_json(
         })?;
         writeln!(out, "  ],")?;
     }
-    writeln!(out, "  \"problems\": {}", pretty(&library.problems, 2)?)?;
+    writeln!(out, "  \"problems\": {},", pretty(&library.problems, 2)?)?;
+    if compatibility.is_empty() {
+        writeln!(out, "  \"compatibility\": [],")?;
+    } else {
+        writeln!(out, "  \"compatibility\": [")?;
+        let last = compatibility.len() - 1;
+        write_rendered(out, compatibility, |out, index, row| {
+            let comma = if index == last { "" } else { "," };
+            writeln!(out, "    {}{comma}", pretty(row, 4)?)
+        })?;
+        writeln!(out, "  ],")?;
+    }
+    writeln!(out, "  \"error\": {}", pretty(&error, 2)?)?;
     writeln!(out, "}}")
 }
 
@@ -456,6 +592,8 @@ mod tests {
             summary: Summary,
             diagnostics: &'a [Diagnostic],
             problems: &'a [DiscoveryProblem],
+            compatibility: &'a [SkillCompat],
+            error: Option<&'a RunError>,
         }
         let tmp = tempfile::tempdir().unwrap();
         // Enough findings to fill several chunks.
@@ -472,15 +610,32 @@ mod tests {
             path: tmp.path().join("loop"),
             message: "a \"quoted\"\nproblem".into(),
         });
-        for findings in [&diagnostics[..], &[]] {
+        let matrix = compat::matrix(&library);
+        let error = RunError {
+            message: "m".into(),
+            hint: Some("h".into()),
+        };
+        for (findings, matrix, error) in [
+            (&diagnostics[..], &matrix[..], None),
+            (&[], &[], Some(&error)),
+        ] {
             let mut ours = Vec::new();
-            write_json(&mut ours, &library, findings, Target::All).unwrap();
+            let report = JsonReport {
+                library: &library,
+                diagnostics: findings,
+                target: Target::All,
+                compatibility: matrix,
+                error,
+            };
+            write_json(&mut ours, &report).unwrap();
             let whole = Output {
                 version: 1,
                 target: Target::All,
                 summary: summarize(&library, findings),
                 diagnostics: findings,
                 problems: &library.problems,
+                compatibility: matrix,
+                error,
             };
             let mut expected = serde_json::to_vec_pretty(&whole).unwrap();
             expected.push(b'\n');

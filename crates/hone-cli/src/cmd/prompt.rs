@@ -10,16 +10,19 @@ use hone_core::library::{Filters, Library};
 #[derive(clap::Args)]
 #[command(after_help = "\
 agentskills: the <available_skills> XML block, as the reference implementation's to-prompt prints it.
-claude-code: one `- name: description` line per skill, each cut at 1,536 characters, within \
-the listing budget of the context window (descriptions dropped from the end when over).")]
+claude-code: one `- name: description` line per skill, each cut at skillListingMaxDescChars \
+(1,536), within the listing budget (skillListingBudgetFraction of the context window, 1%, or \
+SLASH_COMMAND_TOOL_CHAR_BUDGET), after skillOverrides, as read from ~/.claude/settings.json and the \
+library's .claude/settings.json. Over budget, Claude Code drops the least recently used skills' \
+descriptions; the block shown drops them from the end, and stderr names every skill at risk.")]
 pub struct Args {
     /// Libraries, skill folders or SKILL.md files, highest priority first.
     #[arg(value_name = "LIBRARY", required = true)]
     paths: Vec<PathBuf>,
     #[arg(long, value_enum, default_value = "agentskills")]
     format: Format,
-    /// Context window, in tokens, for the Claude Code listing budget.
-    #[arg(long, value_name = "TOKENS", default_value_t = catalog::DEFAULT_CONTEXT_WINDOW)]
+    /// Context window for the Claude Code listing budget: 200k, 1m, or a number of tokens.
+    #[arg(long, value_name = "TOKENS", default_value = "200k", value_parser = catalog::parse_context_window)]
     context_window: u64,
 }
 
@@ -42,13 +45,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.format {
         Format::Agentskills => println!("{}", catalog::agentskills_prompt(&skills)),
         Format::ClaudeCode => {
-            let budget = catalog::listing_budget(&skills, args.context_window);
-            if !budget.dropped.is_empty() {
+            let settings = super::tokens::listing_settings(&args.paths, args.context_window);
+            let budget = catalog::listing_budget_with(&skills, &settings);
+            if budget.over_budget {
+                let count = if budget.min_dropped == budget.max_dropped {
+                    budget.min_dropped.to_string()
+                } else {
+                    format!("{} to {}", budget.min_dropped, budget.max_dropped)
+                };
                 eprintln!(
-                    "hone: note: over the {}-character listing budget; descriptions dropped for: {}",
+                    "hone: note: over the {}-character listing budget; {count} descriptions are dropped, least recently used first; at risk: {}",
                     budget.budget_chars,
-                    budget.dropped.join(", ")
+                    budget.at_risk.join(", ")
                 );
+            }
+            for entry in &budget.entries {
+                if matches!(entry.status, "name-only" | "unlisted") {
+                    eprintln!(
+                        "hone: note: {} is {} ({})",
+                        entry.id, entry.status, entry.reason
+                    );
+                }
             }
             if !budget.listing.is_empty() {
                 println!("{}", budget.listing);

@@ -15,7 +15,9 @@ use serde::Serialize;
 Stages: metadata (the skill's catalog entry, in the agentskills XML form and as a Claude Code \
 listing line), instructions (the body), resources (each text file; binary files are listed, not \
 counted). The catalog is the whole library's stage-1 block, with a simulation of Claude Code's \
-listing budget (1% of the context window, at 4 characters per token).
+listing budget (skillListingBudgetFraction of the context window, default 1%, at 4 characters per \
+token, or SLASH_COMMAND_TOOL_CHAR_BUDGET characters), entries cut at skillListingMaxDescChars, \
+and skillOverrides, read from ~/.claude/settings.json and the library's .claude/settings.json.
 The claude tokenizer is an estimate (shown with ~): an exact o200k count x 1.108.")]
 pub struct Args {
     /// Skills (folders or SKILL.md files) and libraries [default: .]; with --raw, any files.
@@ -29,9 +31,22 @@ pub struct Args {
     /// Count whole files as plain text.
     #[arg(long)]
     raw: bool,
-    /// Context window, in tokens, for the Claude Code listing budget.
-    #[arg(long, value_name = "TOKENS", default_value_t = catalog::DEFAULT_CONTEXT_WINDOW)]
+    /// Context window for the Claude Code listing budget: 200k, 1m, or a number of tokens.
+    #[arg(long, value_name = "TOKENS", default_value = "200k", value_parser = catalog::parse_context_window)]
     context_window: u64,
+}
+
+/// Claude Code's listing settings for `roots`: the user's and the project's
+/// settings files and `SLASH_COMMAND_TOOL_CHAR_BUDGET`; problems are warned about.
+pub fn listing_settings(roots: &[PathBuf], context_window: u64) -> catalog::ListingSettings {
+    let user = std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".claude"));
+    let env = std::env::var(catalog::CHAR_BUDGET_ENV).ok();
+    let settings =
+        catalog::ListingSettings::load(context_window, roots, user.as_deref(), env.as_deref());
+    for problem in &settings.problems {
+        eprintln!("hone: warning: {problem}");
+    }
+    settings
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -106,10 +121,18 @@ fn skills(args: &Args, tokenizer: &Tokenizer) -> anyhow::Result<ExitCode> {
     let library = Library::open(&roots, &Filters::default())?;
     let skills: Vec<_> = library.skills.iter().collect();
     if skills.is_empty() {
-        anyhow::bail!("no skills (folders with a SKILL.md) found");
+        let misnamed = hone_core::library::misnamed_skill_files(&roots, 1);
+        match misnamed.first() {
+            Some(file) => anyhow::bail!(
+                "no skills (folders with a SKILL.md) found; {} must be named SKILL.md, in capitals",
+                file.display()
+            ),
+            None => anyhow::bail!("no skills (folders with a SKILL.md) found"),
+        }
     }
     let costs = tokens::skills_costs(&skills, tokenizer);
-    let catalog = catalog::catalog_costs(&skills, tokenizer, args.context_window);
+    let settings = listing_settings(&roots, args.context_window);
+    let catalog = catalog::catalog_costs_with(&skills, tokenizer, &settings);
     if args.format == Format::Json {
         let problems = library.problems.clone();
         let report = Report {
@@ -265,30 +288,54 @@ fn print_catalog(catalog: &CatalogCosts, tokenizer: &Tokenizer) {
 }
 
 fn print_budget(budget: &BudgetReport) {
+    let source = if budget.budget_source == catalog::CHAR_BUDGET_ENV {
+        format!(
+            "{} (from {})",
+            thousands(budget.budget_chars),
+            catalog::CHAR_BUDGET_ENV
+        )
+    } else {
+        format!(
+            "{} chars ({}% of a {}-token window)",
+            thousands(budget.budget_chars),
+            (budget.budget_fraction * 10_000.0).round() / 100.0,
+            thousands(budget.context_window_tokens as usize),
+        )
+    };
     let head = format!(
-        "  listing budget at a {}-token window: {} chars; the full listing is {}",
-        thousands(budget.context_window_tokens as usize),
-        thousands(budget.budget_chars),
+        "  listing budget: {source}; the full listing is {}",
         thousands(budget.full_chars),
     );
     if !budget.over_budget {
         println!("{head}: fits");
     } else {
-        let lost = match budget.dropped.len() {
-            1 => "1 skill loses its description".to_owned(),
-            n => format!("{} skills lose their descriptions", thousands(n)),
+        let range = if budget.min_dropped == budget.max_dropped {
+            thousands(budget.min_dropped)
+        } else {
+            format!(
+                "{} to {}",
+                thousands(budget.min_dropped),
+                thousands(budget.max_dropped)
+            )
         };
-        println!("{head}: over budget, {lost}:");
-        println!("    {}", name_list(&budget.dropped));
+        println!(
+            "{head}: over budget; {range} of these {} lose their descriptions, least recently used first (which ones depends on use):",
+            thousands(budget.at_risk.len())
+        );
+        println!("    {}", name_list(&budget.at_risk));
         if budget.listed_chars > budget.budget_chars {
             println!("  {}", dim("even names alone exceed the budget"));
         }
     }
-    if !budget.unlisted.is_empty() {
-        println!(
-            "  not listed (disable-model-invocation): {}",
-            budget.unlisted.join(", ")
-        );
+    for entry in &budget.entries {
+        if matches!(entry.status, "name-only" | "unlisted") {
+            let shown = if entry.status == "unlisted" {
+                "not listed"
+            } else {
+                "name only"
+            };
+            println!("  {shown}: {} ({})", entry.id, entry.reason);
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! *when* to use the skill in words a real request would share.
 
 use super::yaml_text::find_ascii_ci;
-use super::{Checker, EVERY, RuleInfo, SPEC_AND_API, Target, char_count};
+use super::{Checker, EVERY, REQUIRING, RuleInfo, SPEC_AND_API, Target, char_count};
 use crate::diagnostic::Severity;
 use crate::document::FrontmatterBlock;
 use crate::yaml::{Node, Value};
@@ -18,17 +18,21 @@ pub static DESCRIPTION_MISSING: RuleInfo = RuleInfo {
     name: "description-missing",
     severity: Severity::Error,
     summary: "the frontmatter has no `description`",
-    doc: r#"The description is what an agent reads to decide whether to use the skill;
-the spec and Anthropic's API require it. Claude Code falls back to the
-body's first paragraph, which is rarely a good trigger, so the rule is part
-of every target.
+    doc: r#"The description is what an agent reads to decide whether to use the skill.
+The spec and Anthropic's API require it, GitHub Copilot's docs list it as
+required, and the agentskills.io client guide tells clients to *skip* a
+skill without one (`adding-skills-support.mdx`, "Lenient validation").
+Claude Code instead falls back to the body's first paragraph (skills docs,
+"Frontmatter reference"; CHANGELOG 2.1.69 "Fixed project skills without a
+`description:` … not appearing"), so for `claude-code` the finding is
+HS207, a warning that shows the text it will list.
 
 ```yaml
 ---
 name: pdf-tools          # HS201: add a description
 ---
 ```"#,
-    targets: EVERY,
+    targets: REQUIRING,
     fixable: false,
 };
 
@@ -98,6 +102,21 @@ description: A toolkit for PDF files.                                # HS205
 description: Reads and fills PDFs. Use when the user sends a PDF.    # fine
 ```"#,
     targets: EVERY,
+    fixable: false,
+};
+
+pub static DESCRIPTION_FROM_BODY: RuleInfo = RuleInfo {
+    code: "HS207",
+    name: "description-from-body",
+    severity: Severity::Warning,
+    summary: "no `description`: Claude Code lists the body's first paragraph instead",
+    doc: r#"Claude Code loads a skill without `description` and lists it with the first
+paragraph of its body (skills docs: "If omitted, uses the first paragraph of
+markdown content"). That paragraph was written for a reader who already
+chose the skill, and rarely says when to use it. The finding shows the text
+Claude Code will list; every other client refuses the skill (HS201). Only
+for `claude-code`."#,
+    targets: &[Target::ClaudeCode],
     fixable: false,
 };
 
@@ -180,10 +199,29 @@ pub(super) fn check(checker: &mut Checker) {
         checker
             .report(
                 &DESCRIPTION_MISSING,
-                range,
+                range.clone(),
                 "the frontmatter has no `description`",
             )
             .help("add `description:` saying what the skill does and when to use it");
+        if checker.enabled(&DESCRIPTION_FROM_BODY) {
+            let listed = crate::catalog::first_paragraph(checker.skill.body());
+            let message = if listed.is_empty() {
+                "no `description` and no body paragraph: Claude Code lists the bare name".to_owned()
+            } else {
+                let shown: String = listed.chars().take(120).collect();
+                let more = if shown.len() < listed.len() {
+                    "…"
+                } else {
+                    ""
+                };
+                format!(
+                    "no `description`: Claude Code lists the body's first paragraph, \"{shown}{more}\""
+                )
+            };
+            checker
+                .report(&DESCRIPTION_FROM_BODY, range, message)
+                .help("add `description:` saying what the skill does and when to use it; other clients refuse the skill without one");
+        }
         return;
     };
     let text = match &value.value {
@@ -332,6 +370,27 @@ mod tests {
         assert_eq!(spanned(&text, &fires("HS202", &text)), "description");
         fires("HS202", &with_description("\"  \""));
         quiet("HS202", &skill_md("", ""));
+    }
+
+    /// Claude Code skills docs: a missing description falls back to the
+    /// body's first paragraph; the spec, the upload and Copilot require one.
+    #[test]
+    fn missing_description_per_target() {
+        let text = "---\nname: my-skill\n---\n# Title\n\nFormats reports for the team.\n";
+        let claude = findings_for("HS207", text, Target::ClaudeCode);
+        assert_eq!(claude.len(), 1);
+        assert!(
+            claude[0]
+                .message
+                .contains("\"Formats reports for the team.\""),
+            "{:?}",
+            claude[0]
+        );
+        assert!(findings_for("HS201", text, Target::ClaudeCode).is_empty());
+        for target in [Target::Agentskills, Target::ClaudeApi, Target::Copilot] {
+            assert_eq!(findings_for("HS201", text, target).len(), 1, "{target}");
+            assert!(findings_for("HS207", text, target).is_empty(), "{target}");
+        }
     }
 
     #[test]

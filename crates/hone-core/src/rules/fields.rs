@@ -1,5 +1,6 @@
-//! `HS301`–`HS309`: the other frontmatter fields: types, limits, which keys a
-//! target knows, and the YAML 1.1 / 1.2 boolean trap.
+//! `HS301`–`HS311`: the other frontmatter fields: types, limits, which keys a
+//! target knows, the YAML 1.1 / 1.2 boolean trap, the key spellings only
+//! Claude Code normalises, and Claude Code's enumerated values.
 //!
 //! YAML 1.1 (PyYAML, most Python tooling) reads `yes`, `no`, `on`, `off`,
 //! `y` and `n` as booleans; YAML 1.2 (Hone, the `yaml` npm package that
@@ -11,7 +12,10 @@
 use super::yaml_text::{double_quoted, is_plain};
 use super::{Checker, EVERY, RuleInfo, SPEC_AND_API, Target, char_count};
 use crate::diagnostic::Severity;
-use crate::skill::{CLAUDE_CODE_KEYS, ROUTER_KEYS, SPEC_KEYS, split_tools};
+use crate::skill::{
+    CLAUDE_CODE_KEYS, CONTEXTS, COPILOT_KEYS, EFFORT_LEVELS, ROUTER_KEYS, SHELLS, SPEC_KEYS,
+    bool_word, claude_code_respelling, split_tools,
+};
 use crate::yaml::{Node, Value};
 
 pub const MAX_COMPATIBILITY_CHARS: usize = 500;
@@ -22,10 +26,15 @@ pub static FIELD_TYPE: RuleInfo = RuleInfo {
     severity: Severity::Error,
     summary: "a known field has a value of the wrong type",
     doc: r#"Each known key has a type: `name`, `description`, `license`,
-`compatibility`, `when_to_use`, `model` and the other text fields are
-strings; `metadata` and `hooks` are mappings; `disable-model-invocation` and
-`user-invocable` are booleans; `paths`, `triggers` and the tool lists are a
-string or a list of strings; `token_estimate` is an integer. An agent that
+`compatibility`, `when_to_use`, `model` (a model name, or `inherit`),
+`effort`, `shell` and the other text fields are strings; `metadata` and
+`hooks` are mappings; `disable-model-invocation`, `user-invocable` and
+`background` are booleans; `paths` (comma-separated globs or a list),
+`disallowed-tools`, `triggers` and the tool lists are a string or a list of
+strings; `arguments` is a space-separated string or a list of names;
+`token_estimate` is an integer. Sources: the Claude Code skills docs
+("Frontmatter reference") and CHANGELOG (`disallowed-tools` 2.1.152,
+`background` 2.1.218, `paths` lists 2.1.84). An agent that
 gets a number or a list where it expects text may crash or skip the skill.
 
 ```yaml
@@ -134,8 +143,8 @@ Claude Code's (`when_to_use`, `argument-hint`, `disable-model-invocation`,
 fields in frontmatter"), 330 corpus skills, mostly `source`, `risk`,
 `date_added` and `author`. Hone warns, because every agent loads such a
 skill; for Anthropic's API, where they are errors, see HS307."#,
-    targets: &[Target::Agentskills, Target::ClaudeCode],
-    fixable: false,
+    targets: &[Target::Agentskills, Target::ClaudeCode, Target::Copilot],
+    fixable: true,
 };
 
 pub static API_UNSUPPORTED_KEY: RuleInfo = RuleInfo {
@@ -176,17 +185,71 @@ pub static BOOLEAN_AS_STRING: RuleInfo = RuleInfo {
     code: "HS309",
     name: "boolean-as-string",
     severity: Severity::Warning,
-    summary: "a boolean field written as `yes`/`no`/`on`/`off` or a quoted `\"true\"`",
-    doc: r#"`disable-model-invocation` and `user-invocable` are booleans. Written as `no`
-or `off`, they are strings in YAML 1.2, and a JavaScript agent testing the
-value treats every non-empty string as true: `disable-model-invocation: no`
-would *disable* invocation. A quoted `"false"` has the same problem.
+    summary: "a boolean field written as `yes`/`no`/`on`/`off`/`1`/`0` or a quoted `\"true\"`",
+    doc: r#"`disable-model-invocation`, `user-invocable`, `background` and
+`default-enabled` are booleans. Claude Code reads `yes`/`no`/`on`/`off`/`1`/`0`
+in any case as booleans since 2.1.218 (CHANGELOG: "Added
+`yes`/`no`/`on`/`off`/`1`/`0` (case-insensitive) as accepted values for skill
+and plugin frontmatter booleans"). Other agents, older Claude Code and the
+spec's YAML (1.2) do not: `no` and `off` are strings there, `1` and `0`
+integers, and a JavaScript agent testing the value treats every non-empty
+string as true, so `disable-model-invocation: no` would *disable*
+invocation. A quoted `"false"` has the same problem.
 
 ```yaml
 disable-model-invocation: no      # HS309
 disable-model-invocation: false   # fixed
-```"#,
+```
+
+The fix writes `true` or `false`, which every reader agrees on."#,
     targets: EVERY,
+    fixable: true,
+};
+
+pub static KEY_SPELLING: RuleInfo = RuleInfo {
+    code: "HS310",
+    name: "key-spelling",
+    severity: Severity::Warning,
+    summary: "a snake_case or camelCase key that only Claude Code reads as its kebab-case form",
+    doc: r#"Claude Code 2.1.186 reads `display-name`, `default-enabled` and `fallback`
+(and keys under `metadata`) whether written in kebab-case, snake_case or
+camelCase (CHANGELOG 2.1.186: "… now accept kebab-case, snake_case, and
+camelCase"). Other clients and earlier Claude Code see `displayName` as an
+unknown key and ignore it.
+
+```yaml
+displayName: PDF tools     # HS310
+display-name: PDF tools    # fixed
+```
+
+**The issue said "the key spellings Claude Code normalises (kebab, snake,
+camel)" in general; the CHANGELOG names only these keys.** Claude Code's
+other keys are read only as documented (`allowed-tools`,
+`disable-model-invocation`, `when_to_use`): `allowedTools` is an unknown key
+for Claude Code too, reported by HS306 with a fix. Only for `claude-code`."#,
+    targets: &[Target::ClaudeCode],
+    fixable: true,
+};
+
+pub static FIELD_VALUE: RuleInfo = RuleInfo {
+    code: "HS311",
+    name: "field-value",
+    severity: Severity::Warning,
+    summary: "`effort`, `shell` or `context` holds a value Claude Code does not define",
+    doc: r#"Some of Claude Code's fields take one of a few words (skills docs,
+"Frontmatter reference"):
+
+| field | values |
+|---|---|
+| `effort` | `low`, `medium`, `high`, `xhigh`, `max` |
+| `shell` | `bash`, `powershell` |
+| `context` | `fork` |
+
+Any other value does not do what it says (`effort: extreme` sets no effort
+level; `shell: zsh` runs `!` blocks in bash). `model` takes any model name
+or alias, or `inherit`, and is not checked. The fix lowercases a value whose
+lowercase form is valid (`High` → `high`). Only for `claude-code`."#,
+    targets: &[Target::ClaudeCode],
     fixable: true,
 };
 
@@ -204,12 +267,12 @@ fn expected(key: &str) -> Option<Expect> {
     use Expect::*;
     Some(match key {
         "name" | "description" | "license" | "compatibility" | "when_to_use" | "argument-hint"
-        | "model" | "effort" | "context" | "agent" | "shell" => Text,
-        "disable-model-invocation" | "user-invocable" => Bool,
+        | "model" | "effort" | "context" | "agent" | "shell" | "display-name" => Text,
+        "disable-model-invocation" | "user-invocable" | "background" | "default-enabled" => Bool,
         "metadata" | "hooks" => Map,
         "disallowed-tools" | "paths" | "triggers" | "tools" => StringList,
         "token_estimate" => Integer,
-        "allowed-tools" | "arguments" => Anything,
+        "allowed-tools" | "arguments" | "fallback" => Anything,
         _ => return None,
     })
 }
@@ -218,11 +281,18 @@ fn expected(key: &str) -> Option<Expect> {
 pub fn is_known_key(key: &str, target: Target) -> bool {
     match target {
         Target::Agentskills | Target::ClaudeApi => SPEC_KEYS.contains(&key),
-        Target::ClaudeCode => SPEC_KEYS.contains(&key) || CLAUDE_CODE_KEYS.contains(&key),
+        Target::ClaudeCode => {
+            SPEC_KEYS.contains(&key)
+                || CLAUDE_CODE_KEYS.contains(&key)
+                || claude_code_respelling(key).is_some()
+        }
+        Target::Copilot => SPEC_KEYS.contains(&key) || COPILOT_KEYS.contains(&key),
         Target::All => {
             SPEC_KEYS.contains(&key)
                 || CLAUDE_CODE_KEYS.contains(&key)
+                || COPILOT_KEYS.contains(&key)
                 || ROUTER_KEYS.contains(&key)
+                || claude_code_respelling(key).is_some()
         }
     }
 }
@@ -245,6 +315,7 @@ pub(super) fn check(checker: &mut Checker) {
         if !is_known_key(name, checker.target) {
             continue;
         }
+        let name = claude_code_respelling(name).unwrap_or(name);
         match expected(name) {
             Some(Expect::Text) => text_field(checker, name, value),
             Some(Expect::Bool) => bool_field(checker, name, value),
@@ -270,12 +341,56 @@ pub(super) fn check(checker: &mut Checker) {
             "compatibility" => compatibility(checker, value),
             "metadata" => metadata(checker, value),
             "allowed-tools" => allowed_tools(checker, value),
+            "effort" => enumerated(checker, name, value, EFFORT_LEVELS),
+            "shell" => enumerated(checker, name, value, SHELLS),
+            "context" => enumerated(checker, name, value, CONTEXTS),
             _ => {}
         }
     }
 }
 
+/// `HS311`: a value outside the words Claude Code defines for `key`.
+fn enumerated(checker: &mut Checker, key: &str, value: &Node, allowed: &[&str]) {
+    if !checker.enabled(&FIELD_VALUE) {
+        return;
+    }
+    let Some(written) = value.as_str() else {
+        return;
+    };
+    if allowed.contains(&written) {
+        return;
+    }
+    let list = allowed
+        .iter()
+        .map(|v| format!("`{v}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let lower = written.trim().to_ascii_lowercase();
+    let report = checker
+        .report(
+            &FIELD_VALUE,
+            value.span.clone(),
+            format!("`{key}: {written}` is not a value Claude Code defines ({list})"),
+        )
+        .help(format!("write one of {list}"));
+    if allowed.contains(&lower.as_str()) {
+        report.fix(format!("Write `{lower}`"), value.span.clone(), lower);
+    }
+}
+
 fn keys(checker: &mut Checker, name: &str, key: &Node) {
+    if let Some(kebab) = claude_code_respelling(name)
+        && checker.enabled(&KEY_SPELLING)
+    {
+        checker
+            .report(
+                &KEY_SPELLING,
+                key.span.clone(),
+                format!("Claude Code reads `{name}` as `{kebab}`; other clients (and Claude Code before 2.1.186) ignore it"),
+            )
+            .help(format!("write `{kebab}`, the spelling every reader knows"))
+            .fix(format!("Rename to `{kebab}`"), key.span.clone(), kebab.to_owned());
+    }
     if !SPEC_KEYS.contains(&name) {
         checker
             .report(
@@ -291,24 +406,50 @@ fn keys(checker: &mut Checker, name: &str, key: &Node) {
     let whose = match checker.target {
         Target::Agentskills => "the agentskills spec",
         Target::ClaudeCode => "Claude Code",
+        Target::Copilot => "GitHub Copilot",
         _ => "any agent Hone knows",
     };
-    let help = match near_miss(name, checker.target) {
+    let known = near_miss(name, checker.target);
+    let help = match known {
         Some(known) => format!("did you mean `{known}`?"),
         None => "agents ignore it; keep custom data under `metadata:`".to_owned(),
     };
-    checker
+    // Only a plain key can be renamed in place, and not onto a key the
+    // frontmatter already has.
+    let written_plain = key.plain && key.raw.as_deref() == Some(name);
+    let renamable = known.filter(|k| written_plain && checker.entry(k).is_none());
+    let report = checker
         .report(
             &UNKNOWN_KEY,
             key.span.clone(),
             format!("`{name}` is not a key of {whose}"),
         )
         .help(help);
+    if let Some(known) = renamable {
+        report.fix(
+            format!("Rename to `{known}`"),
+            key.span.clone(),
+            known.to_owned(),
+        );
+    }
 }
 
-/// A known key that `name` misspells by case or `-`/`_`.
+/// A known key that `name` misspells by case, `-`/`_` or camelCase.
 fn near_miss(name: &str, target: Target) -> Option<&'static str> {
-    let canonical = |s: &str| s.to_ascii_lowercase().replace('_', "-");
+    let canonical = |s: &str| {
+        let mut out = String::with_capacity(s.len() + 4);
+        for (i, c) in s.char_indices() {
+            if c.is_ascii_uppercase() && i > 0 && !s[..i].ends_with(['-', '_']) {
+                out.push('-');
+            }
+            out.push(if c == '_' {
+                '-'
+            } else {
+                c.to_ascii_lowercase()
+            });
+        }
+        out
+    };
     let wanted = canonical(name);
     SPEC_KEYS
         .iter()
@@ -378,34 +519,41 @@ fn yaml11(checker: &mut Checker, key: &str, value: &Node, meaning: bool) {
 }
 
 fn bool_field(checker: &mut Checker, key: &str, value: &Node) {
-    match &value.value {
-        Value::Bool(_) | Value::Null => {}
-        Value::String(s) => {
-            let meaning = if value.plain {
-                is_yaml11_boolean(s)
-            } else {
-                match s.trim().to_ascii_lowercase().as_str() {
-                    "true" => Some(true),
-                    "false" => Some(false),
-                    _ => is_yaml11_boolean(s.trim()),
-                }
-            };
-            let Some(meaning) = meaning else {
-                wrong_type(checker, key, value, "a boolean (`true` or `false`)");
-                return;
-            };
-            let written = checker.text()[value.span.clone()].to_owned();
-            checker
-                .report(
-                    &BOOLEAN_AS_STRING,
-                    value.span.clone(),
-                    format!("`{key}: {written}` is a string, not a boolean; JavaScript treats any non-empty string as true"),
-                )
-                .help(format!("write `{key}: {meaning}`"))
-                .fix(format!("Write `{meaning}`"), value.span.clone(), meaning.to_string());
-        }
-        _ => wrong_type(checker, key, value, "a boolean (`true` or `false`)"),
-    }
+    let meaning = match &value.value {
+        Value::Bool(_) | Value::Null => return,
+        Value::Int(1) => Some(true),
+        Value::Int(0) => Some(false),
+        Value::String(s) if value.plain => bool_word(s).or_else(|| is_yaml11_boolean(s)),
+        Value::String(s) => bool_word(s).or_else(|| is_yaml11_boolean(s.trim())),
+        _ => None,
+    };
+    let Some(meaning) = meaning else {
+        wrong_type(checker, key, value, "a boolean (`true` or `false`)");
+        return;
+    };
+    let written = checker.text()[value.span.clone()].to_owned();
+    let claude_reads = match &value.value {
+        Value::Int(_) => true,
+        Value::String(s) => bool_word(s).is_some(),
+        _ => false,
+    };
+    let message = if claude_reads {
+        format!(
+            "`{key}: {written}` is a boolean only to Claude Code 2.1.218+; other agents read a string or a number, and JavaScript treats any non-empty string as true"
+        )
+    } else {
+        format!(
+            "`{key}: {written}` is a string, not a boolean; JavaScript treats any non-empty string as true"
+        )
+    };
+    checker
+        .report(&BOOLEAN_AS_STRING, value.span.clone(), message)
+        .help(format!("write `{key}: {meaning}`"))
+        .fix(
+            format!("Write `{meaning}`"),
+            value.span.clone(),
+            meaning.to_string(),
+        );
 }
 
 fn compatibility(checker: &mut Checker, value: &Node) {
@@ -677,6 +825,96 @@ mod tests {
         quiet(
             "HS308",
             &skill_md("license: \"no\"\nmetadata:\n  internal: \"yes\"\n", ""),
+        );
+    }
+
+    /// Claude Code CHANGELOG 2.1.218: yes/no/on/off/1/0 in any case are
+    /// frontmatter booleans to Claude Code, not to YAML 1.2 readers.
+    #[test]
+    fn claude_code_booleans_are_a_portability_warning() {
+        for (written, meaning) in [
+            ("Yes", "true"),
+            ("OFF", "false"),
+            ("1", "true"),
+            ("0", "false"),
+        ] {
+            let text = skill_md(&format!("background: {written}\n"), "");
+            let d = fires("HS309", &text);
+            assert!(d.message.contains("Claude Code 2.1.218"), "{d:?}");
+            assert!(fixed("HS309", &text).contains(&format!("background: {meaning}\n")));
+            quiet("HS301", &text);
+        }
+        fires("HS301", &skill_md("background: 2\n", ""));
+    }
+
+    /// Claude Code CHANGELOG 2.1.186: only these keys take other spellings.
+    #[test]
+    fn respelled_keys_are_portability_findings() {
+        let text = skill_md("displayName: PDF tools\n", "");
+        let d = findings_for("HS310", &text, Target::ClaudeCode);
+        assert_eq!(d.len(), 1);
+        let out = d[0].fix.as_ref().unwrap().apply(&text).unwrap();
+        assert!(out.contains("display-name: PDF tools\n"), "{out}");
+        assert!(findings_for("HS306", &text, Target::ClaudeCode).is_empty());
+        assert_eq!(findings_for("HS306", &text, Target::Agentskills).len(), 1);
+        // Claude Code does not normalise its other keys: an unknown key, renamed by the fix.
+        let camel = skill_md("disableModelInvocation: true\n", "");
+        let d = findings_for("HS306", &camel, Target::ClaudeCode);
+        assert_eq!(
+            d[0].help.as_deref(),
+            Some("did you mean `disable-model-invocation`?")
+        );
+        let out = d[0].fix.as_ref().unwrap().apply(&camel).unwrap();
+        assert!(out.contains("disable-model-invocation: true\n"), "{out}");
+        assert!(findings_for("HS310", &camel, Target::ClaudeCode).is_empty());
+    }
+
+    /// Claude Code skills docs: effort low/medium/high/xhigh/max, shell
+    /// bash/powershell, context fork; model any name or `inherit`.
+    #[test]
+    fn enumerated_values_for_claude_code() {
+        let text = skill_md("effort: High\n", "");
+        let d = findings_for("HS311", &text, Target::ClaudeCode);
+        assert_eq!(d.len(), 1);
+        assert!(
+            d[0].fix
+                .as_ref()
+                .unwrap()
+                .apply(&text)
+                .unwrap()
+                .contains("effort: high\n")
+        );
+        assert_eq!(
+            findings_for("HS311", &skill_md("shell: zsh\n", ""), Target::ClaudeCode).len(),
+            1
+        );
+        for fine in [
+            "effort: xhigh\n",
+            "shell: powershell\n",
+            "context: fork\n",
+            "model: inherit\n",
+            "disallowed-tools: Bash\n",
+        ] {
+            assert!(
+                findings_for("HS311", &skill_md(fine, ""), Target::ClaudeCode).is_empty(),
+                "{fine}"
+            );
+            assert!(
+                findings_for("HS306", &skill_md(fine, ""), Target::ClaudeCode).is_empty(),
+                "{fine}"
+            );
+        }
+    }
+
+    /// Copilot knows the spec's keys and three of its own.
+    #[test]
+    fn copilot_known_keys() {
+        let text = skill_md("argument-hint: \"[file]\"\nwhen_to_use: x\n", "");
+        let d = findings_for("HS306", &text, Target::Copilot);
+        assert_eq!(d.len(), 1);
+        assert!(
+            d[0].message
+                .contains("`when_to_use` is not a key of GitHub Copilot")
         );
     }
 

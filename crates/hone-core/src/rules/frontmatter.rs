@@ -2,8 +2,9 @@
 //! parses as a YAML mapping. A skill failing these is dropped by agents,
 //! usually without a word, so every message says what to type instead.
 
+use super::portability::UNQUOTED_COLON;
 use super::yaml_text::{TopLevelEntry, double_quoted, fold_plain, is_plain, top_level_entries};
-use super::{Checker, EVERY, RuleInfo};
+use super::{Checker, EVERY, RuleInfo, Target};
 use crate::diagnostic::Severity;
 use crate::document::FrontmatterBlock;
 use crate::yaml::{Node, Value, YamlError};
@@ -199,8 +200,18 @@ fn invalid_yaml(checker: &mut Checker, err: &YamlError) {
         );
         let title = format!("Quote the value of `{}`", entry.key);
         let range = entry.value.clone();
+        // Claude Code retries such a value quoted and loads the skill.
+        let (rule, message) = if checker.target == Target::ClaudeCode {
+            let message = format!(
+                "`{}` holds `: ` in an unquoted value: Claude Code quotes it and loads the skill, strict parsers reject the frontmatter",
+                entry.key
+            );
+            (&UNQUOTED_COLON, message)
+        } else {
+            (&INVALID_YAML, message)
+        };
         checker
-            .report(&INVALID_YAML, range.clone(), message)
+            .report(rule, range.clone(), message)
             .help(help)
             .fix(title, range, quoted);
         return;
@@ -297,6 +308,17 @@ mod tests {
                 "{out}"
             );
         }
+    }
+
+    /// skills-ref `test_invalid_yaml` (agentskills/agentskills,
+    /// skills-ref/tests/test_parser.py): `name: [invalid` on line 2 is
+    /// reported on line 2, at the bracket, not where the parser gave up.
+    #[test]
+    fn an_unclosed_bracket_is_reported_on_its_line() {
+        let text = "---\nname: [invalid\ndescription: broken\n---\nBody here\n";
+        let d = fires("HS003", text);
+        assert_eq!((d.span.start.line, d.span.start.column), (2, 7), "{d:?}");
+        assert!(d.message.contains("never closed"), "{d:?}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! `HS501`: rules about the library as a whole rather than one skill.
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use super::{EVERY, RuleInfo, Target, diagnostic};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -19,7 +20,14 @@ every skill after the first, pointing at its `name`, with the first's path.
 
 Skills in a *lower-priority* root with the name of one in a higher-priority
 root (project skills over personal skills) are shadowed on purpose and are
-not reported."#,
+not reported.
+
+Claude Code keeps both when the second lives in a nested `.claude/skills`
+folder: it lists that one as `<dir>:<name>`, `<dir>` being the nested
+folder's path (CHANGELOG 2.1.178: "on a name clash, the nested skill appears
+as `<dir>:<name>` so both stay available"; skills docs:
+`apps/web/.claude/skills/deploy/SKILL.md` → `/apps/web:deploy`). For
+`claude-code` the message gives that name; other clients still see a clash."#,
     targets: EVERY,
     fixable: false,
 };
@@ -34,8 +42,35 @@ pub(super) fn check(library: &Library, target: Target, out: &mut Vec<Diagnostic>
             first.insert(&skill.id, index);
             continue;
         };
-        out.push(duplicate_name(skill, &library.skills[first_index]));
+        let mut finding = duplicate_name(skill, &library.skills[first_index]);
+        let root = library
+            .skill_roots
+            .get(index)
+            .and_then(|&r| library.roots.get(r));
+        if target == Target::ClaudeCode
+            && let Some(qualified) = root.and_then(|root| nested_name(skill, root))
+        {
+            finding.message.push_str(&format!(
+                "; Claude Code lists this one as `{qualified}`, other clients see a clash"
+            ));
+        }
+        out.push(finding);
     }
+}
+
+/// `<dir>:<name>`, the name Claude Code gives a skill of a nested
+/// `.claude/skills` folder on a clash: `<dir>` is the path from `root` to
+/// the folder holding `.claude`. `None` outside a nested `.claude/skills`.
+pub fn nested_name(skill: &Skill, root: &Path) -> Option<String> {
+    let relative = skill.dir.strip_prefix(root).ok()?;
+    let parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let at = parts
+        .windows(2)
+        .rposition(|pair| pair[0] == ".claude" && pair[1] == "skills")?;
+    (at > 0).then(|| format!("{}:{}", parts[..at].join("/"), skill.id))
 }
 
 /// `HS501` on `skill`, whose name `other` already has.
@@ -129,6 +164,27 @@ mod tests {
         out.clear();
         check_one(&lib.skills[0], &lib, Target::All, &mut out);
         assert!(out.is_empty(), "a skill does not clash with itself");
+    }
+
+    /// Claude Code CHANGELOG 2.1.178 and skills docs: a nested
+    /// `.claude/skills` skill whose name clashes is listed as `<dir>:<name>`.
+    #[test]
+    fn nested_clashes_name_the_claude_code_listing() {
+        let (_tmp, lib) = library(&[
+            (".claude/skills/deploy", "deploy"),
+            ("apps/web/.claude/skills/deploy", "deploy"),
+        ]);
+        let found: Vec<_> = check_library(&lib, Target::ClaudeCode)
+            .into_iter()
+            .filter(|d| d.code == "HS501")
+            .collect();
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0].message.contains("`apps/web:deploy`"),
+            "{}",
+            found[0].message
+        );
+        assert!(!duplicates(&lib)[0].message.contains("apps/web:deploy"));
     }
 
     #[test]

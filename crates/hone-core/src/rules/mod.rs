@@ -6,10 +6,12 @@
 //!
 //! A skill is read by more than one consumer and they disagree. A [`Target`]
 //! selects the rules of one of them: `agentskills` (the open specification and
-//! its reference validator), `claude-code` (what Claude Code reads), and
-//! `claude-api` (what Anthropic's upload and Skills API accept). `all` runs
-//! every rule; rules whose verdict depends on the target (which keys are
-//! known) then judge against what *some* consumer understands.
+//! its reference validator), `claude-code` (what Claude Code reads),
+//! `claude-api` (what Anthropic's upload and Skills API accept) and `copilot`
+//! (GitHub Copilot: its docs and the CLI's loader). `all` runs every rule;
+//! rules whose verdict depends on the target (which keys are known) then
+//! judge against what *some* consumer understands. [`compat`] turns the
+//! findings into a per-target verdict: loads, loads with changes, refused.
 //!
 //! # Codes
 //!
@@ -44,9 +46,17 @@
 //!     "help": "..." ,
 //!     "fix": {"title": "...", "edits": [{"start": 30, "end": 60, "replacement": "..."}]}
 //!   }],
-//!   "problems": [{"path": "...", "message": "..."}]
+//!   "problems": [{"path": "...", "message": "..."}],
+//!   "compatibility": [{"id": "x", "path": "skills/x/SKILL.md", "targets": {
+//!     "claude-code": {"verdict": "loads-with-changes",
+//!                     "findings": [{"code": "HS003", "message": "...", "line": 3}]}, "...": {}}}],
+//!   "error": null
 //! }
 //! ```
+//!
+//! `error` (`{"message", "hint"}`) is set, with exit code 2, when the run
+//! could not check what it was asked to: a missing path, a file that is not
+//! a `SKILL.md`, no skill at all. `compatibility` comes from [`compat`].
 //!
 //! Lines and columns are 1-based (columns in Unicode scalar values), offsets
 //! are bytes into the file; `help` and `fix` may be `null`. Diagnostics are
@@ -68,6 +78,7 @@ use crate::tokens::memo::LimitMemo;
 use crate::yaml::Node;
 
 mod body;
+pub mod compat;
 mod description;
 mod fields;
 mod frontmatter;
@@ -90,17 +101,27 @@ pub enum Target {
     ClaudeCode,
     /// Anthropic's skill upload and Skills API.
     ClaudeApi,
+    /// GitHub Copilot (cloud agent, CLI, VS Code agent mode).
+    Copilot,
     /// Every rule.
     #[default]
     All,
 }
 
 impl Target {
-    pub const ALL: [Target; 4] = [
+    pub const ALL: [Target; 5] = [
         Target::Agentskills,
         Target::ClaudeCode,
         Target::ClaudeApi,
+        Target::Copilot,
         Target::All,
+    ];
+    /// The consumers themselves, without `all`: the compatibility matrix's columns.
+    pub const CLIENTS: [Target; 4] = [
+        Target::Agentskills,
+        Target::ClaudeCode,
+        Target::ClaudeApi,
+        Target::Copilot,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -108,6 +129,7 @@ impl Target {
             Target::Agentskills => "agentskills",
             Target::ClaudeCode => "claude-code",
             Target::ClaudeApi => "claude-api",
+            Target::Copilot => "copilot",
             Target::All => "all",
         }
     }
@@ -128,7 +150,7 @@ impl FromStr for Target {
             .find(|t| t.as_str().eq_ignore_ascii_case(s))
             .ok_or_else(|| {
                 format!(
-                    "unknown target `{s}` (expected agentskills, claude-code, claude-api or all)"
+                    "unknown target `{s}` (expected agentskills, claude-code, claude-api, copilot or all)"
                 )
             })
     }
@@ -137,8 +159,15 @@ impl FromStr for Target {
 /// The targets a rule belongs to (besides `all`, which has every rule).
 pub type Targets = &'static [Target];
 
-pub(crate) const EVERY: Targets = &[Target::Agentskills, Target::ClaudeCode, Target::ClaudeApi];
+pub(crate) const EVERY: Targets = &[
+    Target::Agentskills,
+    Target::ClaudeCode,
+    Target::ClaudeApi,
+    Target::Copilot,
+];
 pub(crate) const SPEC_AND_API: Targets = &[Target::Agentskills, Target::ClaudeApi];
+/// The consumers that require `name` and `description` (Claude Code fills both in).
+pub(crate) const REQUIRING: Targets = &[Target::Agentskills, Target::ClaudeApi, Target::Copilot];
 
 /// What a rule is, for `hone rule`, SARIF and the app.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -189,18 +218,24 @@ static REGISTRY: &[&RuleInfo] = &[
     &portability::DASHES_IN_FRONTMATTER,
     &portability::CRLF_LINE_ENDINGS,
     &portability::COMMENT_TRUNCATES_VALUE,
+    &portability::BLOCK_SCALAR,
+    &portability::YAML_TAG,
+    &portability::UNQUOTED_COLON,
     &name::NAME_MISSING,
     &name::NAME_TOO_LONG,
     &name::NAME_FORMAT,
     &name::NAME_DIRECTORY_MISMATCH,
     &name::NAME_RESERVED_WORD,
     &name::ANGLE_BRACKETS,
+    &name::RESERVED_FOLDER,
+    &name::COPILOT_NAME,
     &description::DESCRIPTION_MISSING,
     &description::DESCRIPTION_EMPTY,
     &description::DESCRIPTION_TOO_LONG,
     &description::LISTING_TRUNCATED,
     &description::NO_TRIGGER,
     &description::GENERIC_TRIGGER,
+    &description::DESCRIPTION_FROM_BODY,
     &fields::FIELD_TYPE,
     &fields::COMPATIBILITY_TOO_LONG,
     &fields::METADATA_NOT_STRINGS,
@@ -210,6 +245,8 @@ static REGISTRY: &[&RuleInfo] = &[
     &fields::API_UNSUPPORTED_KEY,
     &fields::YAML11_BOOLEAN,
     &fields::BOOLEAN_AS_STRING,
+    &fields::KEY_SPELLING,
+    &fields::FIELD_VALUE,
     &body::BODY_TOO_LONG,
     &body::BODY_TOO_MANY_TOKENS,
     &links::BROKEN_LINK,
@@ -219,6 +256,29 @@ static REGISTRY: &[&RuleInfo] = &[
     &body::SPECIAL_TOKEN,
     &library::DUPLICATE_NAME,
 ];
+
+/// The findings of the rules about the frontmatter (`HS0xx`–`HS3xx`) for one
+/// skill: those whose verdict differs between clients. The body and file
+/// rules (`HS4xx`) are advice to every client (see [`compat::effect`]), so
+/// the compatibility matrix skips them, and their token counts.
+pub(crate) fn check_frontmatter(skill: &Skill, target: Target) -> Vec<Diagnostic> {
+    let mut checker = Checker {
+        skill,
+        target,
+        memo: None,
+        out: Vec::new(),
+    };
+    frontmatter::check(&mut checker);
+    portability::check(&mut checker);
+    if checker.root_map().is_some() {
+        name::check(&mut checker);
+        description::check(&mut checker);
+        fields::check(&mut checker);
+    }
+    let mut out = checker.out;
+    sort(&mut out);
+    out
+}
 
 /// The findings of every per-skill rule of `target` for one skill, sorted by
 /// offset then code.

@@ -1,8 +1,11 @@
 //! `HS101`–`HS106`: the `name` field, the skill's identity. Agents use it to
 //! load and invoke the skill, so the spec constrains it tightly.
 
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
+
 use super::yaml_text::find_ascii_ci;
-use super::{Checker, EVERY, RuleInfo, SPEC_AND_API, Target, char_count};
+use super::{Checker, EVERY, REQUIRING, RuleInfo, SPEC_AND_API, Target, char_count};
 use crate::diagnostic::Severity;
 use crate::document::FrontmatterBlock;
 use crate::skill::Skill;
@@ -15,9 +18,11 @@ pub static NAME_MISSING: RuleInfo = RuleInfo {
     name: "name-missing",
     severity: Severity::Error,
     summary: "the frontmatter has no `name`",
-    doc: r#"The spec requires `name`, and Anthropic's upload rejects a skill without it.
-Claude Code falls back to the directory name, so the rule is not part of the
-`claude-code` target.
+    doc: r#"The spec requires `name`, Anthropic's upload rejects a skill without it, and
+GitHub Copilot's docs list it as required ("Creating agent skills": **name**
+(required)). Claude Code falls back to the directory name (skills docs,
+"Frontmatter reference"), so the rule is not part of the `claude-code`
+target.
 
 ```yaml
 ---
@@ -26,7 +31,7 @@ description: Reads PDFs. Use when the user sends a PDF.   # HS101
 ```
 
 The fix adds `name:` set to the directory name, when that name is valid."#,
-    targets: SPEC_AND_API,
+    targets: REQUIRING,
     fixable: true,
 };
 
@@ -59,9 +64,16 @@ The fix lowercases the name and turns runs of other characters into one
 hyphen.
 
 **skills-ref differs:** it accepts any Unicode letter or digit (`café`,
-`数据`), after NFKC normalisation, because Python's `str.isalnum()` does.
-Hone follows the spec's text ("a-z and -") and Anthropic's API, which take
-ASCII only; the corpus has no name where this matters."#,
+`数据`), after NFKC normalisation, because Python's `str.isalnum()` does
+(skills-ref `validator.py`; tests `test_i18n_chinese_name`,
+`test_nfkc_normalization`). The spec's text says "unicode lowercase
+alphanumeric characters (`a-z`, `0-9`)", which its examples and Anthropic's
+upload read as ASCII. Hone follows the ASCII reading and, for a name with
+other letters, says which client accepts it. A character that does not show
+on its own (a combining accent, an invisible format character) is named by
+its code point, `U+0301`, not quoted. GitHub Copilot's docs ask for the same
+form ("lowercase, using hyphens for spaces"); what its CLI actually refuses
+is HS108."#,
     targets: EVERY,
     fixable: true,
 };
@@ -74,7 +86,16 @@ pub static NAME_DIRECTORY_MISMATCH: RuleInfo = RuleInfo {
     doc: r#"The spec requires `name` to equal the name of the folder holding
 `SKILL.md`; tools that install skills by folder and agents that look them up
 by name then agree. Claude Code uses the name without this check, so the rule
-is not part of the `claude-code` target.
+is not part of the `claude-code` target, and GitHub Copilot's docs only say
+the name "typically" matches the folder.
+
+Two spellings of one text (`café` as `e` + U+0301 or as `é`, U+00E9) look
+alike: macOS stores folder names decomposed, editors write names composed.
+skills-ref compares both after NFKC normalisation (`test_nfkc_normalization`),
+so for `agentskills` (and `all`) such a pair matches; Anthropic's upload
+compares them as written, so for `claude-api` it is reported, with the code
+points of both, since on screen the message would read "`café` but the
+directory is `café`".
 
 ```text
 skills/pdf-tools/SKILL.md   with   name: pdf        # HS104
@@ -99,6 +120,45 @@ name: claude-pdf-helper   # HS105
 name: pdf-helper          # fine
 ```"#,
     targets: &[Target::ClaudeApi],
+    fixable: false,
+};
+
+pub static RESERVED_FOLDER: RuleInfo = RuleInfo {
+    code: "HS107",
+    name: "reserved-folder-name",
+    severity: Severity::Warning,
+    summary: "the skill's folder is named `synced` or `anthropic-skills`, which Claude Code reserves",
+    doc: r#"Claude Code keeps the skills it syncs from claude.ai under a folder of its
+own and lists them as `anthropic-skills:<name>`; the folder names `synced` and
+`anthropic-skills` are reserved for that (CHANGELOG 2.1.211 "Hardened synced
+skill/plugin directory naming", 2.1.228 "Hardened skills synced from
+claude.ai"). A skill of your own in such a folder is taken for a synced one or
+hidden by it. Rename the folder (and `name`). Only for `claude-code`.
+
+Sources: the Claude Code skills docs and CHANGELOG as summarised in the
+team's notes; the docs page itself was not available to verify the exact
+wording of the reservation."#,
+    targets: &[Target::ClaudeCode],
+    fixable: false,
+};
+
+pub static COPILOT_NAME: RuleInfo = RuleInfo {
+    code: "HS108",
+    name: "copilot-name-characters",
+    severity: Severity::Error,
+    summary: "`name` has a character GitHub Copilot CLI refuses (only letters, digits, `-`, `_`, `.` and spaces)",
+    doc: r#"GitHub Copilot CLI refuses to load a skill whose name has any other character:
+"Skill name must contain only letters, numbers, hyphens, underscores, dots,
+and spaces" (github/copilot-cli #1766, kenn-io/roborev #493). So a
+plugin-style `tools:deploy` or a `/` fails there while Claude Code loads it.
+Copilot's docs ask for more ("lowercase, using hyphens for spaces", see
+HS103); this rule is what the CLI enforces. Letters are taken as ASCII
+letters, as the message reads. Only for `copilot`.
+
+**The issue said Copilot allows `:`; its CLI's own message and #1766 (a
+request to *add* `plugin:skill` namespacing) say it does not, so `:` is
+reported.**"#,
+    targets: &[Target::Copilot],
     fixable: false,
 };
 
@@ -148,6 +208,7 @@ fn slug(name: &str) -> String {
 pub(super) fn check(checker: &mut Checker) {
     let dir_name = directory_name(checker.skill);
     let dir_usable = is_valid_name(&dir_name);
+    reserved_folder(checker, &dir_name);
     let Some((_, value)) = checker.entry("name") else {
         missing(checker, &dir_name, dir_usable);
         return;
@@ -167,6 +228,22 @@ pub(super) fn check(checker: &mut Checker) {
             )
             .help("shorten the name, and rename the directory to match");
     }
+    if checker.enabled(&COPILOT_NAME)
+        && let Some(c) = name
+            .chars()
+            .find(|&c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ' ')))
+    {
+        checker
+            .report(
+                &COPILOT_NAME,
+                value.span.clone(),
+                format!(
+                    "`name` contains {}, which GitHub Copilot CLI refuses",
+                    shown_char(c)
+                ),
+            )
+            .help("Copilot CLI takes only letters, digits, `-`, `_`, `.` and spaces in a name");
+    }
     if let Some(problem) = format_problem(name) {
         let fixed = slug(name);
         let report = checker
@@ -181,13 +258,18 @@ pub(super) fn check(checker: &mut Checker) {
             report.fix(title, value.span.clone(), fixed);
         }
     }
-    if !dir_name.is_empty() && name != dir_name && !name.is_empty() {
-        let report = checker
-            .report(
-                &NAME_DIRECTORY_MISMATCH,
-                value.span.clone(),
-                format!("`name` is `{name}` but the directory is `{dir_name}`"),
+    if !dir_name.is_empty() && !name.is_empty() && differs(name, &dir_name, checker.target) {
+        let message = if looks_alike(name, &dir_name) {
+            format!(
+                "`name` is `{name}` ({}) but the directory is `{dir_name}` ({}): they look alike but are different characters",
+                code_points(name),
+                code_points(&dir_name)
             )
+        } else {
+            format!("`name` is `{name}` but the directory is `{dir_name}`")
+        };
+        let report = checker
+            .report(&NAME_DIRECTORY_MISMATCH, value.span.clone(), message)
             .help(format!(
                 "set `name: {dir_name}` or rename the directory to `{name}`"
             ));
@@ -214,6 +296,74 @@ pub(super) fn check(checker: &mut Checker) {
     if let Some((_, description)) = checker.entry("description") {
         angle_brackets(checker, "description", description);
     }
+}
+
+/// Whether `name` and the folder differ for `target`: skills-ref (and so
+/// `agentskills`, and `all`, which judges by the most lenient reader)
+/// compares NFKC forms; Anthropic's upload compares the text as written.
+fn differs(name: &str, dir: &str, target: Target) -> bool {
+    if name == dir {
+        return false;
+    }
+    match target {
+        Target::ClaudeApi => name != dir,
+        _ => name.nfkc().ne(dir.nfkc()),
+    }
+}
+
+/// Two different strings that read the same: equal after NFKC normalisation.
+fn looks_alike(a: &str, b: &str) -> bool {
+    a != b && a.nfkc().eq(b.nfkc())
+}
+
+/// `U+0063 U+0061 …`: the code points of `s`.
+fn code_points(s: &str) -> String {
+    s.chars()
+        .map(|c| format!("U+{:04X}", c as u32))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A character for a message: quoted when it shows on its own, else by code
+/// point (a bare combining accent would attach itself to the quote).
+fn shown_char(c: char) -> String {
+    let invisible = is_combining_mark(c)
+        || c.is_control()
+        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2060}'..='\u{2064}' | '\u{feff}');
+    if c.is_whitespace() {
+        if c == ' ' {
+            "a space".to_owned()
+        } else {
+            format!("the space character U+{:04X}", c as u32)
+        }
+    } else if invisible {
+        format!(
+            "U+{:04X} (a character that does not show on its own)",
+            c as u32
+        )
+    } else {
+        format!("`{c}` (U+{:04X})", c as u32)
+    }
+}
+
+/// The folder names Claude Code reserves for synced skills.
+const RESERVED_FOLDERS: &[&str] = &["synced", "anthropic-skills"];
+
+/// `HS107`: a skill folder with a name Claude Code keeps for itself.
+fn reserved_folder(checker: &mut Checker, dir_name: &str) {
+    if !checker.enabled(&RESERVED_FOLDER) || !RESERVED_FOLDERS.contains(&dir_name) {
+        return;
+    }
+    let range = checker
+        .entry("name")
+        .map_or(0..0, |(_, value)| value.span.clone());
+    checker
+        .report(
+            &RESERVED_FOLDER,
+            range,
+            format!("the folder name `{dir_name}` is reserved by Claude Code for skills synced from claude.ai"),
+        )
+        .help("rename the folder (and `name`) so Claude Code does not take it for a synced skill");
 }
 
 /// The name of the skill's folder, also when it was given as `.` or `..`.
@@ -262,13 +412,14 @@ fn format_problem(name: &str) -> Option<String> {
         .chars()
         .find(|&c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'))
     {
-        let shown = if c.is_whitespace() {
-            "a space".to_owned()
+        let shown = shown_char(c);
+        let others = if c.is_alphanumeric() || is_combining_mark(c) {
+            " (skills-ref accepts Unicode letters after NFKC; the spec's `a-z` and Anthropic's upload do not)"
         } else {
-            format!("`{c}`")
+            ""
         };
         return Some(format!(
-            "contains {shown}; only `a-z`, `0-9` and `-` are allowed"
+            "contains {shown}; only `a-z`, `0-9` and `-` are allowed{others}"
         ));
     }
     if name.starts_with('-') || name.ends_with('-') {
@@ -357,6 +508,70 @@ mod tests {
         assert!(fixed("HS104", &text).contains("name: my-skill\n"));
         quiet("HS104", &with_name("my-skill"));
         assert!(findings_for("HS104", &text, Target::ClaudeCode).is_empty());
+    }
+
+    /// skills-ref `test_nfkc_normalization` (agentskills/agentskills,
+    /// skills-ref/tests/test_validator.py): a decomposed `café` in a folder
+    /// named with the composed one matches after NFKC.
+    #[test]
+    fn names_and_folders_compare_after_nfkc_where_the_reference_does() {
+        let decomposed = "cafe\u{301}";
+        let text = with_name(decomposed);
+        let (_tmp, skill) = skill_with_files("caf\u{e9}", &text, &[]);
+        assert!(findings_of("HS104", &skill, Target::Agentskills).is_empty());
+        let api = findings_of("HS104", &skill, Target::ClaudeApi);
+        assert_eq!(api.len(), 1);
+        assert!(
+            api[0].message.contains("U+0065 U+0301"),
+            "{}",
+            api[0].message
+        );
+        assert!(api[0].message.contains("U+00E9"), "{}", api[0].message);
+        assert!(api[0].message.contains("look alike"), "{}", api[0].message);
+    }
+
+    /// A bare combining mark is named by its code point, not quoted.
+    #[test]
+    fn name_format_names_invisible_characters_by_code_point() {
+        let d = fires("HS103", &with_name("cafe\u{301}"));
+        assert!(d.message.contains("U+0301"), "{}", d.message);
+        assert!(!d.message.contains("`\u{301}`"), "{}", d.message);
+        let d = fires("HS103", &with_name("caf\u{e9}"));
+        assert!(d.message.contains("skills-ref accepts"), "{}", d.message);
+    }
+
+    /// Copilot CLI: "Skill name must contain only letters, numbers, hyphens,
+    /// underscores, dots, and spaces" (github/copilot-cli #1766).
+    #[test]
+    fn copilot_refuses_colons_and_slashes() {
+        for bad in ["tools:deploy", "a/b"] {
+            assert_eq!(
+                findings_for("HS108", &with_name(bad), Target::Copilot).len(),
+                1
+            );
+        }
+        for fine in ["My Skill", "my_skill.v2", "my-skill"] {
+            assert!(findings_for("HS108", &with_name(fine), Target::Copilot).is_empty());
+        }
+        assert!(findings_for("HS108", &with_name("a:b"), Target::ClaudeCode).is_empty());
+    }
+
+    /// Copilot's docs: **name** (required).
+    #[test]
+    fn copilot_requires_a_name() {
+        let text = "---\ndescription: Formats reports. Use when asked.\n---\n";
+        assert_eq!(findings_for("HS101", text, Target::Copilot).len(), 1);
+    }
+
+    /// Claude Code reserves `synced` and `anthropic-skills` for skills synced
+    /// from claude.ai (CHANGELOG 2.1.211, 2.1.228).
+    #[test]
+    fn reserved_folder_names_for_claude_code() {
+        let (_tmp, skill) = skill_with_files("synced", &with_name("synced"), &[]);
+        assert_eq!(findings_of("HS107", &skill, Target::ClaudeCode).len(), 1);
+        assert!(findings_of("HS107", &skill, Target::Agentskills).is_empty());
+        let (_tmp, skill) = skill_with_files("my-skill", &with_name("my-skill"), &[]);
+        assert!(findings_of("HS107", &skill, Target::ClaudeCode).is_empty());
     }
 
     #[test]

@@ -8,6 +8,11 @@
 //! | flow `[a, b]` / `{k: v}` | ok | ok | ok | error |
 //! | `---` inside a value | ok | ok | ok | cut there (skills-ref splits on it) |
 //! | CRLF, loader cuts at `\n---` | ok | error after a quoted value | ok | ok |
+//! | `: ` in a multi-line plain value | error | ok | error | error |
+//! | tag `!!python/…` | refused by `safe_load` | unresolved | refused | refused |
+//!
+//! Some clients do not use a YAML parser at all and read `description:` line
+//! by line; a block scalar (`>-`, `|`) is the construct they miss.
 
 use super::yaml_text::double_quoted;
 use super::{Checker, EVERY, RuleInfo, Target};
@@ -22,7 +27,14 @@ pub static BYTE_ORDER_MARK: RuleInfo = RuleInfo {
     doc: r#"A byte-order mark (U+FEFF, bytes `EF BB BF`) is invisible in most editors but
 is the file's first character. Loaders that test "does the file start with
 `---`?" then find no frontmatter: skills-ref 0.1.1 reports "must start with
-YAML frontmatter". Hone accepts the mark; the fix removes it."#,
+YAML frontmatter", and Claude Code before 2.1.239 silently ignored the skill
+(CHANGELOG 2.1.239: "Fixed agents, skills, and commands whose `.md` file
+starts with a UTF-8 BOM being silently ignored"). Hone accepts the mark; the
+fix removes it.
+
+**The issue asked for `info`; Hone keeps `warning`:** the reference
+validator still rejects such a file, and Claude Code versions before
+2.1.239 (August 2026) drop it without a word."#,
     targets: EVERY,
     fixable: true,
 };
@@ -122,6 +134,88 @@ value including the cut text."#,
     fixable: true,
 };
 
+pub static BLOCK_SCALAR: RuleInfo = RuleInfo {
+    code: "HS012",
+    name: "block-scalar-description",
+    severity: Severity::Warning,
+    summary: "`description` is a block scalar (`>-`, `|`), which some clients read as the indicator",
+    doc: r#"A folded (`>`) or literal (`|`) block scalar is valid YAML, and Claude Code,
+skills-ref and every YAML parser read it as the text below it. Clients that
+read the frontmatter line by line instead take the rest of the
+`description:` line, so the description becomes `>-` or `|`: reported for
+context-labs/whip (PR #107), oguzbilgic/kern-ai (#318) and QwenLM/qwen-code
+(#4869). Such a skill is listed with a two-character description and never
+chosen.
+
+```yaml
+description: >-                     # HS012
+  Reads PDFs. Use when the user sends a PDF.
+description: "Reads PDFs. Use when the user sends a PDF."   # fixed
+```
+
+Checked for `description` and `when_to_use`. The fix writes the value as
+one double-quoted line (line breaks of a literal block kept as `\n`)."#,
+    targets: EVERY,
+    fixable: true,
+};
+
+pub static YAML_TAG: RuleInfo = RuleInfo {
+    code: "HS013",
+    name: "yaml-tag",
+    severity: Severity::Warning,
+    summary: "an explicit YAML tag (`!!python/…`, `!!binary`, `!local`) that safe loaders refuse or read as non-text",
+    doc: r#"YAML lets a value carry a tag naming its type. Loaders meant for untrusted
+files refuse the language-specific ones: PyYAML's `safe_load` (used by
+skill-creator's scripts and most Python agents) raises "could not determine a
+constructor" for `!!python/object`, `!!python/name:…` and local tags such as
+`!secret`, strictyaml (skills-ref) rejects tags altogether, and `js-yaml`'s
+default schema has no Python types. `!!binary` loads, but as bytes, not the
+text an agent expects. Hone reads the value as its untagged text.
+
+```yaml
+description: !!python/str Reads PDFs.   # HS013
+description: Reads PDFs.                # fixed
+```
+
+The core schema's own tags (`!!str`, `!!int`, `!!bool`, `!!float`, `!!null`,
+`!!map`, `!!seq`) are safe and not reported. No fix is offered: what the tag
+was meant to do is the author's call."#,
+    targets: EVERY,
+    fixable: false,
+};
+
+pub static UNQUOTED_COLON: RuleInfo = RuleInfo {
+    code: "HS014",
+    name: "unquoted-colon",
+    severity: Severity::Warning,
+    summary: "`: ` inside an unquoted value: Claude Code re-quotes and loads it, strict parsers reject the file",
+    doc: r#"A plain (unquoted) value may not contain `: `: every YAML parser (Hone's,
+PyYAML, js-yaml, strictyaml) stops with "mapping values are not allowed
+here", and for the spec, the upload and Copilot that is HS003, an error.
+Claude Code instead retries with such values quoted and loads the skill
+(CHANGELOG: "Fixed skill descriptions with colons (e.g., "Triggers include:
+X, Y, Z") failing to load"), as the agentskills.io client guide recommends
+(`docs/client-implementation/adding-skills-support.mdx`, "Handling malformed
+YAML": "Consider a fallback that wraps such values in quotes"). So for
+`claude-code` the finding is this warning: the skill works there and fails
+in any client without the fallback (neo4j-contrib/neo4j-skills #44).
+
+```yaml
+description: Reads PDFs. Use when: the user sends one       # HS014 (claude-code), HS003 (others)
+description: "Reads PDFs. Use when: the user sends one"     # fixed
+```
+
+The fix quotes the whole value, folding a multi-line value into one line.
+Only for `claude-code`."#,
+    targets: &[Target::ClaudeCode],
+    fixable: true,
+};
+
+/// Tags of the YAML core schema, which every loader resolves.
+const CORE_TAGS: &[&str] = &[
+    "!!str", "!!int", "!!bool", "!!float", "!!null", "!!map", "!!seq",
+];
+
 pub(super) fn check(checker: &mut Checker) {
     let doc = &checker.skill.doc;
     if doc.has_bom {
@@ -162,6 +256,82 @@ pub(super) fn check(checker: &mut Checker) {
         flow_collections(checker, root);
     }
     comments(checker);
+    block_scalars(checker);
+    if checker.enabled(&YAML_TAG) {
+        tags(checker, root);
+    }
+}
+
+/// `description` / `when_to_use` written as block scalars.
+fn block_scalars(checker: &mut Checker) {
+    if !checker.enabled(&BLOCK_SCALAR) {
+        return;
+    }
+    for key in ["description", "when_to_use"] {
+        let Some((name, value)) = checker.entry(key) else {
+            continue;
+        };
+        let Some(text) = value.as_str().filter(|_| value.block) else {
+            continue;
+        };
+        // The node starts at its content; the indicator follows the key's `:`.
+        let source = checker.text();
+        let after_key = &source[name.span.end..value.span.start];
+        let Some(offset) = after_key.find(':').and_then(|colon| {
+            after_key[colon + 1..]
+                .find(['|', '>'])
+                .map(|i| colon + 1 + i)
+        }) else {
+            continue;
+        };
+        let start = name.span.end + offset;
+        let indicator: String = source[start..]
+            .chars()
+            .take_while(|c| !c.is_whitespace())
+            .collect();
+        let end = value.span.start + source[value.span.clone()].trim_end().len();
+        let range = start..end.max(start + indicator.len());
+        let quoted = double_quoted(text.trim_end_matches('\n'));
+        checker
+            .report(
+                &BLOCK_SCALAR,
+                range.clone(),
+                format!("`{key}` is a block scalar (`{indicator}`); clients that read the line as text see only `{indicator}`"),
+            )
+            .help("context-labs/whip, oguzbilgic/kern-ai and QwenLM/qwen-code read the indicator as the value; write it as one quoted line")
+            .fix(format!("Write `{key}` as one quoted line"), range, quoted);
+    }
+}
+
+/// Explicit tags outside the core schema, anywhere in the tree.
+fn tags(checker: &mut Checker, node: &Node) {
+    if let Some(tag) = node.tag.as_deref().filter(|t| !CORE_TAGS.contains(t)) {
+        let who = if tag.starts_with("!!binary") {
+            "loads as bytes, not text, in PyYAML and the `yaml` npm package"
+        } else if tag.starts_with("!!python/") {
+            "is refused by PyYAML's `safe_load`, js-yaml and strictyaml (skills-ref)"
+        } else {
+            "is refused by PyYAML's `safe_load` and strictyaml (skills-ref), and left unresolved by the `yaml` npm package"
+        };
+        let at = node.span.start;
+        checker
+            .report(
+                &YAML_TAG,
+                at..node.span.end,
+                format!("the YAML tag `{tag}` {who}"),
+            )
+            .help("remove the tag; frontmatter values are plain text, lists and mappings");
+    }
+    match &node.value {
+        Value::Map(entries) => {
+            for (key, value) in entries {
+                tags(checker, key);
+                tags(checker, value);
+            }
+        }
+        Value::Seq(items) => items.iter().for_each(|item| tags(checker, item)),
+        _ => {}
+    }
 }
 
 fn crlf(checker: &mut Checker, yaml: &str, base: usize) {
@@ -326,6 +496,7 @@ fn comments(checker: &mut Checker) {
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
+    use super::Target;
 
     #[test]
     fn byte_order_mark() {
@@ -380,6 +551,56 @@ mod tests {
         let text = skill_md("", "body\n").replace('\n', "\r\n");
         assert!(!fixed("HS010", &text).contains('\r'));
         quiet("HS010", &skill_md("", ""));
+    }
+
+    /// context-labs/whip PR #107, oguzbilgic/kern-ai #318, QwenLM/qwen-code
+    /// #4869: line-based readers take `>-` as the description.
+    #[test]
+    fn block_scalar_descriptions_become_one_quoted_line() {
+        let text = "---\nname: my-skill\ndescription: >-\n  Reads PDFs.\n  Use when asked.\n---\n";
+        let d = fires("HS012", text);
+        assert!(d.message.contains("`>-`"), "{d:?}");
+        let out = fixed("HS012", text);
+        assert!(
+            out.contains("description: \"Reads PDFs. Use when asked.\"\n---"),
+            "{out}"
+        );
+        let literal = "---\nname: my-skill\ndescription: |\n  Line one.\n  Line two.\n---\n";
+        assert!(fixed("HS012", literal).contains("\"Line one.\\nLine two.\""));
+        quiet("HS012", &skill_md("", ""));
+    }
+
+    /// PyYAML `safe_load` refuses python tags ("could not determine a
+    /// constructor"); strictyaml refuses tags.
+    #[test]
+    fn yaml_tags_outside_the_core_schema() {
+        let d = fires("HS013", &skill_md("metadata:\n  data: !!binary aGk=\n", ""));
+        assert!(d.message.contains("bytes"), "{d:?}");
+        let d = fires("HS013", &skill_md("license: !!python/str MIT\n", ""));
+        assert!(d.message.contains("safe_load"), "{d:?}");
+        quiet("HS013", &skill_md("license: !!str MIT\n", ""));
+    }
+
+    /// Claude Code re-quotes a value holding `: ` and loads the skill
+    /// (CHANGELOG "Fixed skill descriptions with colons"); the agentskills.io
+    /// client guide recommends the same fallback; every strict parser fails.
+    #[test]
+    fn unquoted_colon_is_a_warning_for_claude_code_and_an_error_elsewhere() {
+        let text =
+            "---\nname: my-skill\ndescription: Reads PDFs. Use when: the user sends one\n---\n";
+        let claude = findings_for("HS014", text, Target::ClaudeCode);
+        assert_eq!(claude.len(), 1);
+        let out = claude[0].fix.as_ref().unwrap().apply(text).unwrap();
+        assert!(
+            out.contains("description: \"Reads PDFs. Use when: the user sends one\"\n"),
+            "{out}"
+        );
+        assert!(findings_for("HS003", text, Target::ClaudeCode).is_empty());
+        assert_eq!(findings_for("HS003", text, Target::Agentskills).len(), 1);
+        assert!(findings_for("HS014", text, Target::Agentskills).is_empty());
+        let multi =
+            "---\nname: my-skill\ndescription: Reads PDFs.\n  Use when: the user sends one\n---\n";
+        assert_eq!(findings_for("HS014", multi, Target::ClaudeCode).len(), 1);
     }
 
     #[test]

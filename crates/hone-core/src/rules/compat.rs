@@ -1,0 +1,243 @@
+//! The compatibility matrix: for each skill and each client, does it load as
+//! written, load with something read differently or dropped, or get refused?
+//!
+//! A finding's severity says how much the author should care; what it does
+//! to a client is a separate question, and the answer differs per client:
+//! broken YAML is refused by the reference validator but loaded with empty
+//! metadata by Claude Code (CHANGELOG 2.1.186), a missing `description` is
+//! refused by the spec's clients but filled from the body by Claude Code. The
+//! table in [`effect`] records, per rule and target, which it is; a rule not
+//! named there is advice (the skill loads exactly as written).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::library as library_rules;
+use super::{Target, check_frontmatter};
+use crate::diagnostic::Diagnostic;
+use crate::library::Library;
+
+/// What one client does with a skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Loaded and read as written.
+    Loads,
+    /// Loaded, but part of it is read differently, ignored or replaced.
+    LoadsWithChanges,
+    /// Not loaded (or rejected by the client's validator or upload).
+    Refused,
+}
+
+/// What a finding of one rule means to one client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Effect {
+    /// Advice: the skill loads exactly as written.
+    Advice,
+    /// The client loads the skill but reads part of it differently.
+    Changes,
+    /// The client refuses the skill.
+    Refuses,
+}
+
+/// What a finding of rule `code` does to a skill in `target`'s client.
+pub fn effect(code: &str, target: Target) -> Effect {
+    use Effect::*;
+    use Target::*;
+    match (code, target) {
+        // No frontmatter, never closed: no client has metadata to list.
+        ("HS001" | "HS002", _) => Refuses,
+        // Claude Code loads the body with empty metadata (CHANGELOG 2.1.186).
+        ("HS003" | "HS004", ClaudeCode) => Changes,
+        ("HS003" | "HS004", _) => Refuses,
+        // Python readers fail to decode; JavaScript ones substitute U+FFFD.
+        ("HS005", Agentskills | ClaudeApi) => Refuses,
+        ("HS005", _) => Changes,
+        // skills-ref: "must start with YAML frontmatter".
+        ("HS006", Agentskills) => Refuses,
+        ("HS006", _) => Changes,
+        // strictyaml refuses duplicates, flow style, and a `---` cut.
+        ("HS007" | "HS008" | "HS009", Agentskills) => Refuses,
+        ("HS007" | "HS009", _) => Changes,
+        ("HS010" | "HS011" | "HS012", _) => Changes,
+        // Safe Python loaders and strictyaml refuse tags and plain `: `.
+        ("HS013" | "HS014", Agentskills | ClaudeApi) => Refuses,
+        ("HS013" | "HS014", _) => Changes,
+        // Names: each client's own validator.
+        ("HS101" | "HS102" | "HS103" | "HS104", Agentskills | ClaudeApi) => Refuses,
+        ("HS101", Copilot) => Refuses,
+        ("HS105" | "HS106", ClaudeApi) => Refuses,
+        ("HS107", ClaudeCode) => Changes,
+        ("HS108", Copilot) => Refuses,
+        // Descriptions: required everywhere but Claude Code, which fills in.
+        ("HS201" | "HS202", Agentskills | ClaudeApi | Copilot) => Refuses,
+        ("HS202", ClaudeCode) => Changes,
+        ("HS203" | "HS302", Agentskills | ClaudeApi) => Refuses,
+        ("HS204" | "HS207", ClaudeCode) => Changes,
+        // Fields read differently or ignored.
+        ("HS301" | "HS303" | "HS304" | "HS305" | "HS306", _) => Changes,
+        ("HS307", ClaudeApi) => Refuses,
+        ("HS308" | "HS309" | "HS310" | "HS311", _) => Changes,
+        // A clash: one of the two is hidden or renamed.
+        ("HS501", _) => Changes,
+        _ => Advice,
+    }
+}
+
+/// One cell of the matrix.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Cell {
+    pub verdict: Verdict,
+    /// The findings behind the verdict (those that change or refuse), in
+    /// file order.
+    pub findings: Vec<CellFinding>,
+}
+
+/// A finding behind a cell, pointing into the file like a diagnostic.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CellFinding {
+    pub code: String,
+    pub message: String,
+    pub line: u32,
+}
+
+/// One skill's row: a cell per client.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkillCompat {
+    pub id: String,
+    pub path: std::path::PathBuf,
+    /// Keyed by target name (`agentskills`, `claude-code`, `claude-api`, `copilot`).
+    pub targets: std::collections::BTreeMap<&'static str, Cell>,
+}
+
+/// The cell for one skill's findings under `target`.
+pub fn cell(findings: &[Diagnostic], target: Target) -> Cell {
+    let mut verdict = Verdict::Loads;
+    let mut behind = Vec::new();
+    for d in findings {
+        let step = match effect(&d.code, target) {
+            Effect::Advice => continue,
+            Effect::Changes => Verdict::LoadsWithChanges,
+            Effect::Refuses => Verdict::Refused,
+        };
+        verdict = verdict.max(step);
+        behind.push(CellFinding {
+            code: d.code.clone(),
+            message: d.message.clone(),
+            line: d.span.start.line,
+        });
+    }
+    Cell {
+        verdict,
+        findings: behind,
+    }
+}
+
+/// The matrix of every skill of `library` against every client: each
+/// client's frontmatter rules are run for each skill (in parallel), so a cell
+/// reflects exactly the findings that target reports; the body and file
+/// rules are advice everywhere and are not run again.
+pub fn matrix(library: &Library) -> Vec<SkillCompat> {
+    // Library-wide findings (a duplicate name) per target, by path.
+    let shared: Vec<(Target, HashMap<PathBuf, Vec<Diagnostic>>)> = Target::CLIENTS
+        .iter()
+        .map(|&target| {
+            let mut out = Vec::new();
+            library_rules::check(library, target, &mut out);
+            let mut by_path: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
+            for d in out {
+                by_path.entry(d.path.clone()).or_default().push(d);
+            }
+            (target, by_path)
+        })
+        .collect();
+    library
+        .skills
+        .par_iter()
+        .map(|skill| {
+            let targets = shared
+                .iter()
+                .map(|(target, by_path)| {
+                    let mut findings = check_frontmatter(skill, *target);
+                    if let Some(extra) = by_path.get(skill.path.as_path()) {
+                        findings.extend(extra.iter().cloned());
+                    }
+                    (target.as_str(), cell(&findings, *target))
+                })
+                .collect();
+            SkillCompat {
+                id: skill.id.clone(),
+                path: skill.path.clone(),
+                targets,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::all_rules;
+    use crate::rules::testing::skill_with_files;
+
+    fn row(dir: &str, text: &str) -> SkillCompat {
+        let (tmp, skill) = skill_with_files(dir, text, &[]);
+        let library = Library {
+            roots: vec![tmp.path().to_path_buf()],
+            skills: vec![skill],
+            skill_roots: vec![0],
+            ..Library::default()
+        };
+        matrix(&library).remove(0)
+    }
+
+    /// Claude Code CHANGELOG 2.1.186: malformed YAML loads with empty
+    /// metadata; skills-ref refuses it.
+    #[test]
+    fn broken_yaml_is_refused_except_by_claude_code() {
+        let r = row(
+            "pdf",
+            "---\nname: pdf\ndescription: Reads PDFs. Use when: asked\n---\nbody\n",
+        );
+        assert_eq!(r.targets["agentskills"].verdict, Verdict::Refused);
+        assert_eq!(r.targets["claude-code"].verdict, Verdict::LoadsWithChanges);
+        assert_eq!(r.targets["agentskills"].findings[0].code, "HS003");
+    }
+
+    /// Claude Code skills docs: without `description` the body's first
+    /// paragraph is listed; the spec, the upload and Copilot require one.
+    #[test]
+    fn missing_description_per_client() {
+        let r = row("pdf", "---\nname: pdf\n---\nReads PDFs.\n");
+        assert_eq!(r.targets["claude-code"].verdict, Verdict::LoadsWithChanges);
+        for target in ["agentskills", "claude-api", "copilot"] {
+            assert_eq!(r.targets[target].verdict, Verdict::Refused, "{target}");
+        }
+    }
+
+    /// The matrix skips the body and file rules on the grounds that they are
+    /// advice to every client; this holds that true.
+    #[test]
+    fn body_and_file_rules_are_advice_everywhere() {
+        for rule in all_rules().iter().filter(|r| r.code.starts_with("HS4")) {
+            for target in Target::CLIENTS {
+                assert_eq!(effect(rule.code, target), Effect::Advice, "{}", rule.code);
+            }
+        }
+    }
+
+    #[test]
+    fn a_clean_skill_loads_everywhere() {
+        let r = row(
+            "pdf",
+            "---\nname: pdf\ndescription: Reads PDFs. Use when the user sends a PDF.\n---\nBody\n",
+        );
+        for (target, cell) in &r.targets {
+            assert_eq!(cell.verdict, Verdict::Loads, "{target}: {cell:?}");
+        }
+        assert_eq!(r.targets.len(), 4);
+    }
+}
