@@ -8,12 +8,14 @@
 //! with the quick fix, edit in the form and see the YAML follow, save and read
 //! the file back, change the file from outside and see the window follow, and
 //! meet the conflict banner when both sides changed. Screenshots go to
-//! `docs/screenshots/`; timings are printed, never asserted.
+//! `target/tmp/e2e-screenshots/`, or with `HONE_UPDATE_SCREENSHOTS=1` to the
+//! README's `docs/screenshots/`; timings are printed, never asserted.
 //!
 //! Without the tools the test explains what is missing and passes, unless
 //! `HONE_E2E=1` (as CI sets it), where a missing tool is a failure.
 
 mod harness;
+mod integrity;
 mod measure;
 mod tuning;
 

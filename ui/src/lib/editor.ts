@@ -30,6 +30,8 @@ export interface EditorHooks {
 export class SkillEditor {
   readonly view: EditorView;
   private readonly hooks: EditorHooks;
+  /** Counts documents loaded: an edit computed for an older one must not land in this one. */
+  generation = 0;
 
   constructor(parent: HTMLElement, hooks: EditorHooks) {
     this.hooks = hooks;
@@ -67,6 +69,7 @@ export class SkillEditor {
 
   /** Shows a file just opened or taken from disk: a new history. */
   load(text: string): void {
+    this.generation++;
     this.view.setState(this.freshState(text));
   }
 
@@ -74,7 +77,11 @@ export class SkillEditor {
     return this.view.state.doc.toString();
   }
 
-  /** Replaces the text by the smallest edit, as one undoable step. */
+  /**
+   * Replaces the text by the smallest edit, as one undoable step. A
+   * `userEvent` under `input.type` (the form's typing) joins the history
+   * like typing in the editor does: a burst of keystrokes is one step.
+   */
   replace(text: string, userEvent = 'input.form'): void {
     const change = minimalChange(this.text, text);
     if (!change) return;
