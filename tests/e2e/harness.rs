@@ -381,7 +381,13 @@ impl App {
     }
 
     pub async fn wait_for_gone(&self, css: &str) {
-        let deadline = Instant::now() + STEP_TIMEOUT;
+        self.wait_for_gone_within(css, STEP_TIMEOUT).await;
+    }
+
+    /// Waits up to `timeout` for `css` to match nothing (for the steps that
+    /// legitimately take long, such as embedding a large library).
+    pub async fn wait_for_gone_within(&self, css: &str, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
         while self.find(css).await.is_some() {
             self.fail_after(deadline, &format!("`{css}` to go away"))
                 .await;
