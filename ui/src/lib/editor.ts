@@ -8,7 +8,7 @@ import { yamlFrontmatter } from '@codemirror/lang-yaml';
 import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { type Diagnostic as CmDiagnostic, lintGutter, lintKeymap, setDiagnostics } from '@codemirror/lint';
 import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
-import { EditorState } from '@codemirror/state';
+import { EditorState, Transaction } from '@codemirror/state';
 import {
   EditorView,
   drawSelection,
@@ -81,11 +81,13 @@ export class SkillEditor {
    * Replaces the text by the smallest edit, as one undoable step. A
    * `userEvent` under `input.type` (the form's typing) joins the history
    * like typing in the editor does: a burst of keystrokes is one step.
+   * `at` is when the edit was made (a form keystroke reaches the editor
+   * after a round trip to the engine): the history groups by it.
    */
-  replace(text: string, userEvent = 'input.form'): void {
+  replace(text: string, userEvent = 'input.form', at = Date.now()): void {
     const change = minimalChange(this.text, text);
     if (!change) return;
-    this.view.dispatch({ changes: change, userEvent, scrollIntoView: false });
+    this.view.dispatch({ changes: change, userEvent, annotations: Transaction.time.of(at), scrollIntoView: false });
   }
 
   undo(): boolean {
