@@ -578,6 +578,16 @@ impl App {
         inside.as_bool().unwrap_or(false)
     }
 
+    /// Waits until the focus is inside the element at `css` (a dialog takes
+    /// it once it is shown, a moment after it appears).
+    pub async fn wait_for_focus_in(&self, css: &str) {
+        let deadline = Instant::now() + STEP_TIMEOUT;
+        while !self.focus_is_in(css).await {
+            self.fail_after(deadline, &format!("the focus to be in `{css}`"))
+                .await;
+        }
+    }
+
     /// Enters the preview frame, runs `step` there, and comes back out.
     pub async fn in_preview_frame<T>(&self, step: impl AsyncFnOnce(&Client) -> T) -> T {
         let frame = self.wait_for("[data-testid=preview-frame]").await;

@@ -10,6 +10,7 @@ use std::panic::AssertUnwindSafe;
 use std::path::Path;
 use std::pin::Pin;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use fantoccini::Locator;
 use fantoccini::key::Key;
@@ -122,6 +123,11 @@ impl Future for CatchUnwind<'_> {
     }
 }
 
+/// One WebDriver exchange inside the preview frame, which must get an answer.
+async fn within<T>(exchange: impl Future<Output = T>) -> Result<T, tokio::time::error::Elapsed> {
+    tokio::time::timeout(Duration::from_secs(20), exchange).await
+}
+
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
@@ -147,7 +153,7 @@ async fn dialogs(app: &App, library: &Path) {
     open_skill(app, "integrity-b", "Plain body").await;
     app.click_line_end("No resources here.").await;
     app.click(".actions button:nth-child(1)").await;
-    app.wait_for("[role=dialog]").await;
+    app.wait_for_focus_in("[role=dialog]").await;
     app.type_keys("integrity-new").await;
     app.type_keys(&key(Key::Enter)).await;
     app.wait_for_text("[data-testid=current-skill]", "integrity-new")
@@ -160,7 +166,7 @@ async fn dialogs(app: &App, library: &Path) {
 
     // The Delete dialog: Tab and Shift+Tab cycle inside it.
     app.click(".actions button:nth-child(3)").await;
-    app.wait_for("[role=dialog]").await;
+    app.wait_for_focus_in("[role=dialog]").await;
     let labelled = app
         .attribute_of("[role=dialog]", "aria-labelledby")
         .await
@@ -403,18 +409,25 @@ async fn ranker_threshold(app: &App, _: &Path) {
 async fn preview_links(app: &App, _: &Path) {
     open_skill(app, "integrity-a", "Formats calendar dates").await;
     app.in_preview_frame(async |client| {
-        let link = client.find(Locator::Css("a")).await.unwrap();
-        link.click().await.unwrap();
+        // The frame's document may still be loading.
+        for _ in 0..200 {
+            if let Ok(Ok(link)) = within(client.find(Locator::Css("a"))).await {
+                within(link.click()).await.unwrap().unwrap();
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("no link in the preview");
     })
     .await;
     app.click("[data-testid=preview-back]").await;
     let heading = app
         .in_preview_frame(async |client| {
-            for _ in 0..100 {
-                if let Ok(h) = client.find(Locator::Css("h1")).await {
-                    return h.text().await.unwrap_or_default();
+            for _ in 0..200 {
+                if let Ok(Ok(h)) = within(client.find(Locator::Css("h1"))).await {
+                    return within(h.text()).await.unwrap().unwrap_or_default();
                 }
-                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                tokio::time::sleep(Duration::from_millis(100)).await;
             }
             String::new()
         })
