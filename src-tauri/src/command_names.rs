@@ -23,6 +23,7 @@ pub const COMMANDS: &[&str] = &[
     "rank_query",
     "list_suites",
     "suite_cases",
+    "unknown_skills",
     "run_eval",
     "edit_suite",
     "create_suite",

@@ -67,6 +67,7 @@ pub fn run() {
             panel::rank_query,
             panel::list_suites,
             panel::suite_cases,
+            panel::unknown_skills,
             panel::run_eval,
             panel::edit_suite,
             panel::create_suite,

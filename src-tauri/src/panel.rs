@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use hone_core::embed::resolve_model_dir;
-use hone_core::eval::{Suite, edit};
-use hone_core::rank::{RankerKind, RoutingDoc};
+use hone_core::eval::{Identities, Suite, edit};
+use hone_core::rank::{RankerKind, RoutingDoc, bm25, hybrid, semantic};
 use hone_core::workspace;
 use tauri::{AppHandle, Manager};
 
@@ -39,9 +39,35 @@ pub fn ranker_status() -> Vec<RankerStatus> {
                         model.dir.display()
                     )
                 }),
+                default_threshold: default_threshold(kind),
             }
         })
         .collect()
+}
+
+/// The threshold a ranker of `kind` is built with.
+fn default_threshold(kind: RankerKind) -> f32 {
+    match kind {
+        RankerKind::Bm25 => bm25::Bm25Config::default().threshold,
+        RankerKind::Semantic => semantic::SemanticConfig::default().threshold,
+        RankerKind::Hybrid => hybrid::HybridConfig::default().threshold,
+    }
+}
+
+/// The names among `names` that no skill of the library answers to (by
+/// name or folder name): the names a run would refuse, found where a case is
+/// written instead.
+#[tauri::command]
+pub fn unknown_skills(state: tauri::State<'_, AppState>, names: Vec<String>) -> Vec<String> {
+    let session = state.session();
+    let identities = Identities::from_library(session.library());
+    let mut unknown: Vec<String> = names
+        .into_iter()
+        .filter(|name| identities.resolve(name).is_none())
+        .collect();
+    unknown.sort();
+    unknown.dedup();
+    unknown
 }
 
 /// Ranks the library for `query`, with the open skill's text as typed.

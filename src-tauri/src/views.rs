@@ -231,6 +231,9 @@ pub struct RankerStatus {
     pub kind: RankerKind,
     pub available: bool,
     pub note: Option<String>,
+    /// The ranker's threshold, known before its first ranking so the panel
+    /// shows it at once (building a semantic ranker can take seconds).
+    pub default_threshold: f32,
 }
 
 /// The editor's text of the open skill, for rankings that include unsaved edits.

@@ -214,7 +214,12 @@ impl Harness {
         wait_for_start("tauri-driver", &mut driver, || {
             std::net::TcpStream::connect(("127.0.0.1", driver_port)).is_ok()
         });
-        let screenshots = repo_root().join("docs/screenshots");
+        // The tracked pictures in docs/ change only when asked for, not on every run.
+        let screenshots = if std::env::var("HONE_UPDATE_SCREENSHOTS").is_ok_and(|v| v == "1") {
+            repo_root().join("docs/screenshots")
+        } else {
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-screenshots")
+        };
         std::fs::create_dir_all(&screenshots).unwrap();
         Some(Harness {
             xvfb,
@@ -391,7 +396,13 @@ impl App {
     }
 
     pub async fn wait_for_gone(&self, css: &str) {
-        let deadline = Instant::now() + STEP_TIMEOUT;
+        self.wait_for_gone_within(css, STEP_TIMEOUT).await;
+    }
+
+    /// Waits up to `timeout` for `css` to match nothing (for the steps that
+    /// legitimately take long, such as embedding a large library).
+    pub async fn wait_for_gone_within(&self, css: &str, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
         while self.find(css).await.is_some() {
             self.fail_after(deadline, &format!("`{css}` to go away"))
                 .await;
@@ -423,7 +434,10 @@ impl App {
     async fn fail_after(&self, deadline: Instant, what: &str) {
         if Instant::now() > deadline {
             self.screenshot("failure").await;
-            panic!("timed out waiting for {what} (see docs/screenshots/failure.png)");
+            panic!(
+                "timed out waiting for {what} (see {})",
+                self.screenshots.join("failure.png").display()
+            );
         }
         tokio::time::sleep(Duration::from_millis(40)).await;
     }
@@ -522,6 +536,84 @@ impl App {
         )
         .await
         .unwrap();
+    }
+
+    /// Reloads the page: the window starts over (the engine's session and
+    /// the files stay), so one story can check several things from a clean slate.
+    pub async fn reload(&self) {
+        answered("reload", self.client.refresh()).await.unwrap();
+        // Started again once the first skill is open and the banner is gone.
+        self.wait_for("[data-testid=current-skill]").await;
+        self.wait_for_gone(".banner[role=status]").await;
+    }
+
+    /// Runs `script` in the page and returns its value.
+    pub async fn script(&self, script: &str, args: Vec<serde_json::Value>) -> serde_json::Value {
+        answered(
+            format_args!("script {script:?}"),
+            self.client.execute(script, args),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("script {script:?}: {e}"))
+    }
+
+    /// The live `value` of the form control at `css` (the attribute keeps the first one).
+    pub async fn value_of(&self, css: &str) -> String {
+        self.wait_for(css).await;
+        let value = self
+            .script(
+                "return document.querySelector(arguments[0]).value",
+                vec![css.into()],
+            )
+            .await;
+        value.as_str().unwrap_or_default().to_owned()
+    }
+
+    /// Waits until the live value of the form control at `css` satisfies `ok`, and returns it.
+    pub async fn wait_for_value(&self, css: &str, ok: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + STEP_TIMEOUT;
+        loop {
+            let value = self.value_of(css).await;
+            if ok(&value) {
+                return value;
+            }
+            self.fail_after(deadline, &format!("the value of `{css}` (now {value:?})"))
+                .await;
+        }
+    }
+
+    /// Whether the focused element is inside the element at `css`.
+    pub async fn focus_is_in(&self, css: &str) -> bool {
+        let inside = self
+            .script(
+                "const a = document.activeElement; return !!(a && a.closest(arguments[0]));",
+                vec![css.into()],
+            )
+            .await;
+        inside.as_bool().unwrap_or(false)
+    }
+
+    /// Waits until the focus is inside the element at `css` (a dialog takes
+    /// it once it is shown, a moment after it appears).
+    pub async fn wait_for_focus_in(&self, css: &str) {
+        let deadline = Instant::now() + STEP_TIMEOUT;
+        while !self.focus_is_in(css).await {
+            self.fail_after(deadline, &format!("the focus to be in `{css}`"))
+                .await;
+        }
+    }
+
+    /// Enters the preview frame, runs `step` there, and comes back out.
+    pub async fn in_preview_frame<T>(&self, step: impl AsyncFnOnce(&Client) -> T) -> T {
+        let frame = self.wait_for("[data-testid=preview-frame]").await;
+        answered("enter the preview frame", frame.enter_frame())
+            .await
+            .unwrap();
+        let out = step(&self.client).await;
+        answered("leave the preview frame", self.client.enter_parent_frame())
+            .await
+            .unwrap();
+        out
     }
 
     pub async fn editor_text(&self) -> String {

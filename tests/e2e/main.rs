@@ -8,12 +8,14 @@
 //! with the quick fix, edit in the form and see the YAML follow, save and read
 //! the file back, change the file from outside and see the window follow, and
 //! meet the conflict banner when both sides changed. Screenshots go to
-//! `docs/screenshots/`; timings are printed, never asserted.
+//! `target/tmp/e2e-screenshots/`, or with `HONE_UPDATE_SCREENSHOTS=1` to the
+//! README's `docs/screenshots/`; timings are printed, never asserted.
 //!
 //! A missing tool (Xvfb, tauri-driver, WebKitWebDriver, the built UI) fails
 //! the tests with what to install; `HONE_E2E=0` skips them instead.
 
 mod harness;
+mod integrity;
 mod measure;
 mod tuning;
 

@@ -98,9 +98,269 @@ pub fn set_field(text: &str, key: &str, value: &FieldValue) -> Result<String, Ed
     };
     let replacement = match value {
         FieldValue::Remove => String::new(),
+        FieldValue::Text(s) => match text_layout(text, key_node, old_value, start..end) {
+            Some(layout) => render_text(key, s, &layout, newline),
+            None => render_entry(key, value, None, newline),
+        },
         _ => render_entry(key, value, Some(list_style(text, old_value)), newline),
     };
     Ok(format!("{}{replacement}{}", &text[..start], &text[end..]))
+}
+
+/// The width a block scalar written on one line is wrapped at when it grows.
+const DEFAULT_WIDTH: usize = 80;
+
+/// How an existing string value was written: its style, and where a value
+/// written over several lines breaks them (the longest line's width).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct TextLayout {
+    style: TextStyle,
+    /// Columns of the continuation lines' indentation.
+    indent: usize,
+    /// The longest line of the old entry, when it spans several lines.
+    width: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TextStyle {
+    Plain,
+    DoubleQuoted,
+    SingleQuoted,
+    /// `>`, `>-`, `>+`
+    Folded,
+    /// `|`, `|-`, `|+`
+    Literal,
+}
+
+/// The layout of the scalar `old`, the value of `key` in the entry
+/// `text[entry]`; `None` for a list or mapping.
+fn text_layout(
+    text: &str,
+    key: &Node,
+    old: &Node,
+    entry: std::ops::Range<usize>,
+) -> Option<TextLayout> {
+    if matches!(old.value, Value::Seq(_) | Value::Map(_)) {
+        return None;
+    }
+    // A block scalar's span starts at its content: read the indicator after the colon.
+    let after_key = text[key.span.end..].trim_start_matches([':', ' ', '\t']);
+    let indicator = if after_key.starts_with(['>', '|']) {
+        after_key.chars().next()
+    } else {
+        text[old.span.start..].chars().next()
+    };
+    let style = match indicator {
+        Some('>') => TextStyle::Folded,
+        Some('|') => TextStyle::Literal,
+        // Quotes the value needed say nothing of the author's taste (they
+        // may come from a trailing space typed a moment ago): only quotes
+        // around a value that could be plain are kept.
+        Some('"' | '\'') if !old.as_str().is_some_and(|s| is_safe_plain(s, false)) => {
+            TextStyle::Plain
+        }
+        Some('"') => TextStyle::DoubleQuoted,
+        Some('\'') => TextStyle::SingleQuoted,
+        _ => TextStyle::Plain,
+    };
+    let lines: Vec<&str> = text[entry]
+        .lines()
+        .map(|l| l.trim_end_matches('\r'))
+        .collect();
+    let continuation: Vec<&str> = lines[1..]
+        .iter()
+        .copied()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let indent = continuation
+        .first()
+        .map_or(2, |l| l.len() - l.trim_start_matches(' ').len())
+        .max(1);
+    let longest = |lines: &[&str]| lines.iter().map(|l| l.chars().count()).max();
+    let width = match style {
+        // The header line holds no text: the width is the content's.
+        TextStyle::Folded | TextStyle::Literal => Some(if continuation.len() > 1 {
+            longest(&continuation).unwrap_or(DEFAULT_WIDTH)
+        } else {
+            DEFAULT_WIDTH
+        }),
+        _ if continuation.is_empty() => None,
+        _ => longest(&lines),
+    };
+    Some(TextLayout {
+        style,
+        indent,
+        width,
+    })
+}
+
+/// `key: value` in the old value's style and width, where that style can
+/// hold `value`; otherwise in the plainest style that can.
+fn render_text(key: &str, value: &str, layout: &TextLayout, newline: &str) -> String {
+    let width = layout.width;
+    let pad = " ".repeat(layout.indent);
+    let block = |indicator: char| -> Option<String> {
+        let lines = match indicator {
+            '>' => folded_lines(value, width?.saturating_sub(layout.indent))?,
+            _ => literal_lines(value)?,
+        };
+        let trailing = value.len() - value.trim_end_matches('\n').len();
+        let chomp = match trailing {
+            0 => "-",
+            1 => "",
+            _ => "+",
+        };
+        let mut out = format!("{key}: {indicator}{chomp}{newline}");
+        for line in lines {
+            if line.is_empty() {
+                out.push_str(newline);
+            } else {
+                out.push_str(&format!("{pad}{line}{newline}"));
+            }
+        }
+        for _ in 1..trailing {
+            out.push_str(newline);
+        }
+        Some(out)
+    };
+    let (rendered, quoted) = match layout.style {
+        TextStyle::Folded => (block('>'), false),
+        TextStyle::Literal => (block('|'), false),
+        TextStyle::SingleQuoted => (single_quoted(value), false),
+        _ if value.contains('\n') => (None, false),
+        TextStyle::Plain if is_safe_plain(value, false) => (Some(value.to_owned()), false),
+        TextStyle::Plain | TextStyle::DoubleQuoted => (Some(double_quoted(value)), true),
+    };
+    let Some(rendered) = rendered else {
+        return render_entry(key, &FieldValue::Text(value.to_owned()), None, newline);
+    };
+    if matches!(layout.style, TextStyle::Folded | TextStyle::Literal) {
+        return rendered;
+    }
+    let first = format!("{key}: ");
+    let Some(width) = width else {
+        return format!("{first}{rendered}{newline}");
+    };
+    let lines = wrap(
+        &rendered,
+        width.saturating_sub(first.len()),
+        width.saturating_sub(layout.indent),
+        // Not after an escape's backslash, nor before a character that
+        // could start something else at the beginning of a line.
+        |before, after| !(after.is_ascii_punctuation() || quoted && before == '\\'),
+    );
+    let mut out = first;
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            out.push_str(&pad);
+        }
+        out.push_str(line);
+        out.push_str(newline);
+    }
+    out
+}
+
+/// The content lines of a folded block holding `value` (its trailing line
+/// breaks excluded), wrapped at `room` columns; `None` when folding cannot
+/// hold it exactly (leading blanks, more-indented lines, tabs or control
+/// characters).
+fn folded_lines(value: &str, room: usize) -> Option<Vec<String>> {
+    let body = value.trim_end_matches('\n');
+    if body.is_empty()
+        || body.starts_with('\n')
+        || body.chars().any(|c| c.is_control() && c != '\n')
+    {
+        return None;
+    }
+    let mut lines = Vec::new();
+    for (i, paragraph) in body.split('\n').enumerate() {
+        // A trailing space is content (it is typed before the next word); a
+        // leading one would make a more-indented line, which does not fold.
+        if paragraph.starts_with([' ', '\t']) || paragraph.ends_with('\t') {
+            return None;
+        }
+        // Between two paragraphs, one empty line stands for one line break.
+        if i > 0 {
+            lines.push(String::new());
+        }
+        if !paragraph.is_empty() {
+            lines.extend(
+                wrap(paragraph, room, room, |_, after| after != '#')
+                    .into_iter()
+                    .map(str::to_owned),
+            );
+        }
+    }
+    Some(lines)
+}
+
+/// The content lines of a literal block holding `value` (its trailing line
+/// breaks excluded); `None` where a literal block cannot hold it.
+fn literal_lines(value: &str) -> Option<Vec<String>> {
+    let body = value.trim_end_matches('\n');
+    let lines: Vec<String> = body.split('\n').map(str::to_owned).collect();
+    let first_text = lines.iter().find(|l| !l.is_empty())?;
+    let fits = !first_text.starts_with([' ', '\t'])
+        && !lines.iter().any(|l| !l.is_empty() && l.trim().is_empty())
+        && !body
+            .chars()
+            .any(|c| c.is_control() && c != '\n' && c != '\t');
+    fits.then_some(lines)
+}
+
+fn single_quoted(s: &str) -> Option<String> {
+    if s.contains('\n') || s.chars().any(|c| c.is_control()) || s.trim() != s {
+        return None;
+    }
+    Some(format!("'{}'", s.replace('\'', "''")))
+}
+
+/// Breaks `s` greedily into lines of at most `first_room` (the first) and
+/// `room` (the rest) characters, only at single spaces between two
+/// characters that `may_break` allows: a break there reads back as that
+/// space. A word wider than the room gets a line of its own.
+fn wrap(
+    s: &str,
+    first_room: usize,
+    room: usize,
+    may_break: impl Fn(char, char) -> bool,
+) -> Vec<&str> {
+    let chars: Vec<(usize, char)> = s.char_indices().collect();
+    let breaks = chars.windows(3).filter_map(|w| {
+        let [(_, before), (at, ' '), (_, after)] = *w else {
+            return None;
+        };
+        (before != ' ' && after != ' ' && may_break(before, after)).then_some(at)
+    });
+    let width = |from: usize, to: usize| s[from..to].chars().count();
+    let room_of = |lines: &Vec<&str>| if lines.is_empty() { first_room } else { room };
+    let mut lines = Vec::new();
+    let mut start = 0;
+    // The last break where the line so far fits.
+    let mut fit: Option<usize> = None;
+    for at in breaks {
+        if width(start, at) > room_of(&lines) {
+            if let Some(f) = fit.take() {
+                lines.push(&s[start..f]);
+                start = f + 1;
+            }
+            // Now `start..at` has no break inside: one word.
+            if width(start, at) > room_of(&lines) {
+                lines.push(&s[start..at]);
+                start = at + 1;
+                continue;
+            }
+        }
+        fit = Some(at);
+    }
+    if width(start, s.len()) > room_of(&lines)
+        && let Some(f) = fit
+    {
+        lines.push(&s[start..f]);
+        start = f + 1;
+    }
+    lines.push(&s[start..]);
+    lines
 }
 
 fn line_start(text: &str, offset: usize) -> usize {
@@ -347,5 +607,149 @@ mod tests {
             Err(EditError::Unclosed)
         );
         assert!(set_field(SKILL, "bad key", &FieldValue::Bool(true)).is_err());
+    }
+
+    const FOLDED: &str = "---\nname: a\ndescription: >-\n  Formats calendar dates in reports and tables. Use when a date\n  appears in a report, a table or a changelog entry, and the\n  author wants one consistent style.\nlicense: MIT\n---\n# Body\n";
+
+    fn description(text: &str) -> String {
+        meta(text).description.unwrap_or_default()
+    }
+
+    #[test]
+    fn a_folded_description_keeps_its_style_and_width() {
+        let old = description(FOLDED);
+        let out = set_field(
+            FOLDED,
+            "description",
+            &FieldValue::Text(format!("{old} Also tables.")),
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            FOLDED.replace("consistent style.\n", "consistent style. Also tables.\n")
+        );
+        // A word changed in the first line: only that line and the reflow after it change.
+        let out = set_field(
+            FOLDED,
+            "description",
+            &FieldValue::Text(old.replace("Formats", "Writes")),
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            FOLDED.replace("  Formats calendar", "  Writes calendar")
+        );
+        // Typed one key at a time: the space before the next word keeps the block too.
+        let mut out = FOLDED.to_owned();
+        for typed in [" ", " A", " Al"] {
+            out = set_field(
+                &out,
+                "description",
+                &FieldValue::Text(format!("{old}{typed}")),
+            )
+            .unwrap();
+            assert!(out.contains("description: >-\n"), "{out}");
+            assert_eq!(description(&out), format!("{old}{typed}"));
+        }
+        // A longer text wraps at the same width, as the author wrapped it.
+        let long = format!("{old} {old}");
+        let out = set_field(FOLDED, "description", &FieldValue::Text(long.clone())).unwrap();
+        assert_eq!(description(&out), long);
+        assert!(out.contains("description: >-\n  Formats"), "{out}");
+        let widest = out.lines().map(|l| l.chars().count()).max().unwrap();
+        assert!(widest <= 64, "{out}");
+    }
+
+    #[test]
+    fn block_values_round_trip_in_their_style() {
+        let literal = "---\nname: a\ndescription: |\n    First line.\n    Second line.\n---\n";
+        let out = set_field(
+            literal,
+            "description",
+            &FieldValue::Text("First line.\nSecond, longer line.\n".into()),
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "---\nname: a\ndescription: |\n    First line.\n    Second, longer line.\n---\n"
+        );
+        for value in [
+            "one paragraph",
+            "two\nparagraphs",
+            "blank\n\nbetween",
+            "ends with a break\n",
+            "ends with two\n\n",
+            "  leading blanks",
+            "trailing blank ",
+            "\nstarts with a break",
+            "a line\n  more indented\nback",
+            "tab\there",
+            "#hash, \"quotes\" and 'apostrophes': fine",
+        ] {
+            for text in [FOLDED, literal] {
+                let out = set_field(text, "description", &FieldValue::Text(value.into())).unwrap();
+                assert_eq!(description(&out), value, "{out}");
+            }
+        }
+    }
+
+    #[test]
+    fn wrapped_and_quoted_scalars_keep_their_layout() {
+        let wrapped = "---\ndescription: Checks regular expressions for catastrophic\n  backtracking. Use when a regex is slow.\nname: a\n---\n";
+        let value = "Checks regular expressions for catastrophic backtracking. Use when a regex is slow or hangs.";
+        let out = set_field(wrapped, "description", &FieldValue::Text(value.into())).unwrap();
+        assert_eq!(
+            out,
+            "---\ndescription: Checks regular expressions for catastrophic\n  backtracking. Use when a regex is slow or hangs.\nname: a\n---\n"
+        );
+        assert_eq!(description(&out), value);
+        let needs_quotes = "Checks regular expressions: catastrophic backtracking. Use when a regex is slow or hangs.";
+        let out = set_field(
+            wrapped,
+            "description",
+            &FieldValue::Text(needs_quotes.into()),
+        )
+        .unwrap();
+        assert_eq!(description(&out), needs_quotes, "{out}");
+        assert!(out.contains("\n  "), "still wrapped: {out}");
+
+        let quoted = "---\ndescription: \"Reads logs\"\n---\n";
+        let out = set_field(
+            quoted,
+            "description",
+            &FieldValue::Text("Reads logs daily".into()),
+        )
+        .unwrap();
+        assert_eq!(out, "---\ndescription: \"Reads logs daily\"\n---\n");
+        // Typing a space at the end needs quotes for a moment; the next word drops them.
+        let plain = "---\nlicense: MIT\n---\n";
+        let out = set_field(plain, "license", &FieldValue::Text("MIT ".into())).unwrap();
+        assert_eq!(out, "---\nlicense: \"MIT \"\n---\n");
+        let out = set_field(&out, "license", &FieldValue::Text("MIT x".into())).unwrap();
+        assert_eq!(out, "---\nlicense: MIT x\n---\n");
+        let pipe = "---\ndescription: \"| a pipe\"\n---\n";
+        let out = set_field(
+            pipe,
+            "description",
+            &FieldValue::Text("| two pipes |".into()),
+        )
+        .unwrap();
+        assert_eq!(out, "---\ndescription: \"| two pipes |\"\n---\n");
+        let single = "---\ndescription: 'Reads logs'\n---\n";
+        let out = set_field(single, "description", &FieldValue::Text("It's logs".into())).unwrap();
+        assert_eq!(out, "---\ndescription: 'It''s logs'\n---\n");
+        assert_eq!(description(&out), "It's logs");
+    }
+
+    #[test]
+    fn wrap_breaks_only_at_single_spaces() {
+        assert_eq!(wrap("aa bb cc", 5, 5, |_, _| true), ["aa bb", "cc"]);
+        assert_eq!(wrap("aa  bb cc", 5, 5, |_, _| true), ["aa  bb", "cc"]);
+        assert_eq!(
+            wrap("averylongword b", 5, 5, |_, _| true),
+            ["averylongword", "b"]
+        );
+        assert_eq!(wrap("a b c", 1, 3, |_, _| true), ["a", "b c"]);
+        assert_eq!(wrap("", 5, 5, |_, _| true), [""]);
     }
 }

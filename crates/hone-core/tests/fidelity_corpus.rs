@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use hone_core::diagnostic::{Diagnostic, Severity};
+use hone_core::folder::ResourceDetail;
 use hone_core::library::{Filters, Library};
 use hone_core::rules::compat::{Verdict, cell};
 use hone_core::rules::{Target, check_skill};
-use hone_core::skill::ResourceDetail;
 
 /// Rules added by issue 15.
 const NEW_RULES: &[&str] = &[

@@ -8,7 +8,7 @@ import { yamlFrontmatter } from '@codemirror/lang-yaml';
 import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { type Diagnostic as CmDiagnostic, lintGutter, lintKeymap, setDiagnostics } from '@codemirror/lint';
 import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
-import { EditorState } from '@codemirror/state';
+import { EditorState, Transaction } from '@codemirror/state';
 import {
   EditorView,
   drawSelection,
@@ -30,6 +30,8 @@ export interface EditorHooks {
 export class SkillEditor {
   readonly view: EditorView;
   private readonly hooks: EditorHooks;
+  /** Counts documents loaded: an edit computed for an older one must not land in this one. */
+  generation = 0;
 
   constructor(parent: HTMLElement, hooks: EditorHooks) {
     this.hooks = hooks;
@@ -67,6 +69,7 @@ export class SkillEditor {
 
   /** Shows a file just opened or taken from disk: a new history. */
   load(text: string): void {
+    this.generation++;
     this.view.setState(this.freshState(text));
   }
 
@@ -74,11 +77,17 @@ export class SkillEditor {
     return this.view.state.doc.toString();
   }
 
-  /** Replaces the text by the smallest edit, as one undoable step. */
-  replace(text: string, userEvent = 'input.form'): void {
+  /**
+   * Replaces the text by the smallest edit, as one undoable step. A
+   * `userEvent` under `input.type` (the form's typing) joins the history
+   * like typing in the editor does: a burst of keystrokes is one step.
+   * `at` is when the edit was made (a form keystroke reaches the editor
+   * after a round trip to the engine): the history groups by it.
+   */
+  replace(text: string, userEvent = 'input.form', at = Date.now()): void {
     const change = minimalChange(this.text, text);
     if (!change) return;
-    this.view.dispatch({ changes: change, userEvent, scrollIntoView: false });
+    this.view.dispatch({ changes: change, userEvent, annotations: Transaction.time.of(at), scrollIntoView: false });
   }
 
   undo(): boolean {

@@ -249,6 +249,7 @@ export interface RankerStatus {
   kind: RankerKind;
   available: boolean;
   note: string | null;
+  defaultThreshold: number;
 }
 
 export interface OpenText {
@@ -359,6 +360,9 @@ export const rankQuery = (query: string, ranker: RankerKind, top: number, open: 
 export const listSuites = () => invoke<SuiteSummary[]>('list_suites');
 
 export const suiteCases = (path: string) => invoke<SuiteView>('suite_cases', { path });
+
+/** The names no skill of the library answers to (by name or folder name). */
+export const unknownSkills = (names: string[]) => invoke<string[]>('unknown_skills', { names });
 
 export const runEval = (path: string, ranker: RankerKind, threshold: number | null, open: OpenText | null) =>
   invoke<EvalRun>('run_eval', { path, ranker, threshold, open });

@@ -1,0 +1,41 @@
+// The ranker and threshold the test-query and eval panels share: a small
+// store, so the rule "a ranker comes with its own threshold" lives in one
+// place (and is tested) instead of in the window's component.
+
+import type { RankerKind, RankerStatus } from './ipc';
+
+export class RoutingChoice {
+  /** The rankers and whether each can run here, with its default threshold. */
+  statuses = $state.raw<RankerStatus[]>([]);
+  ranker = $state<RankerKind>('bm25');
+  threshold = $state(0.5);
+  /** The threshold is the ranker's own: eval runs then pass none, as `hone eval` does. */
+  thresholdIsDefault = $state(true);
+
+  /** Takes the rankers available here; hybrid is the default wherever its model is installed. */
+  setStatuses(statuses: RankerStatus[]): void {
+    this.statuses = statuses;
+    this.choose(statuses.find((s) => s.kind === 'hybrid')?.available ? 'hybrid' : 'bm25');
+  }
+
+  /** Chooses a ranker with its own threshold, shown at once, not when its first results arrive. */
+  choose(kind: RankerKind): void {
+    this.ranker = kind;
+    const status = this.statuses.find((s) => s.kind === kind);
+    if (status) {
+      this.threshold = status.defaultThreshold;
+      this.thresholdIsDefault = true;
+    }
+  }
+
+  /** The author moved the threshold. */
+  setThreshold(value: number, isDefault = false): void {
+    this.threshold = value;
+    this.thresholdIsDefault = isDefault;
+  }
+
+  /** The threshold an eval run uses: the author's, or null for the ranker's default. */
+  get evalThreshold(): number | null {
+    return this.thresholdIsDefault ? null : this.threshold;
+  }
+}

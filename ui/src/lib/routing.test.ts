@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import type { RankerStatus } from './ipc';
+import { RoutingChoice } from './routing.svelte';
+
+const status = (kind: RankerStatus['kind'], available: boolean, defaultThreshold: number): RankerStatus => ({ kind, available, note: null, defaultThreshold });
+
+describe('RoutingChoice', () => {
+  it('starts on hybrid where its model is installed, with its threshold', () => {
+    const choice = new RoutingChoice();
+    choice.setStatuses([status('bm25', true, 0.5), status('hybrid', true, 0.6)]);
+    expect([choice.ranker, choice.threshold, choice.evalThreshold]).toEqual(['hybrid', 0.6, null]);
+    const without = new RoutingChoice();
+    without.setStatuses([status('bm25', true, 0.5), status('hybrid', false, 0.6)]);
+    expect([without.ranker, without.threshold]).toEqual(['bm25', 0.5]);
+  });
+
+  it("shows a ranker's threshold as soon as it is chosen, replacing the author's", () => {
+    const choice = new RoutingChoice();
+    choice.setStatuses([status('bm25', true, 0.5), status('hybrid', true, 0.6)]);
+    choice.setThreshold(0.72);
+    expect(choice.evalThreshold).toBe(0.72);
+    choice.choose('bm25');
+    expect([choice.threshold, choice.evalThreshold]).toEqual([0.5, null]);
+  });
+});
