@@ -468,7 +468,7 @@ pub fn listing_budget_with(skills: &[&Skill], settings: &ListingSettings) -> Bud
     let mut unlisted = Vec::new();
     // Skills listed by name only whatever the budget (`name-only`).
     let mut named_only = Vec::new();
-    let cap = thousands_text(settings.max_desc_chars);
+    let cap = crate::text::thousands(settings.max_desc_chars);
     for skill in skills {
         let status = |status, reason: String| ListingStatus {
             id: skill.id.clone(),
@@ -572,7 +572,7 @@ pub fn listing_budget_with(skills: &[&Skill], settings: &ListingSettings) -> Bud
                 status.status = "at-risk";
                 status.reason = format!(
                     "the listing is over its {}-character budget: {min_dropped} to {max_dropped} descriptions are dropped, least recently used first",
-                    thousands_text(budget)
+                    crate::text::thousands(budget)
                 );
             }
         }
@@ -612,19 +612,6 @@ fn count_to_cover(sizes: &[usize], excess: usize) -> usize {
         covered += size;
     }
     sizes.len()
-}
-
-/// `1536` as `1,536`.
-fn thousands_text(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// The whole library's stage-1 cost in both runtime forms.

@@ -1,4 +1,5 @@
-//! Byte offsets to the line and column an editor shows.
+//! Byte offsets to the line and column an editor shows, and numbers as
+//! people read them.
 
 use crate::diagnostic::{Position, Span};
 
@@ -76,6 +77,35 @@ impl LineIndex {
     }
 }
 
+/// `12345` as `12,345`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A size in binary units: `512 B`, `1.5 KiB`, `87.4 MiB`.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +150,15 @@ mod tests {
         let text = "\u{feff}---";
         let index = LineIndex::new(text);
         assert_eq!(index.position(text, 3).column, 1);
+    }
+
+    #[test]
+    fn numbers_as_people_read_them() {
+        assert_eq!(super::thousands(0), "0");
+        assert_eq!(super::thousands(1536), "1,536");
+        assert_eq!(super::thousands(1_234_567), "1,234,567");
+        assert_eq!(super::human_bytes(512), "512 B");
+        assert_eq!(super::human_bytes(1536), "1.5 KiB");
+        assert_eq!(super::human_bytes(91_645_132), "87.4 MiB");
     }
 }

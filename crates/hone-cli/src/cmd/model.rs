@@ -9,6 +9,7 @@ use anstyle::Style;
 use hone_core::embed::install::{
     self, DEFAULT_MODEL, InstallOptions, InstallOutcome, InstallStep, InstalledModel, MODEL_ENV,
 };
+use hone_core::text::human_bytes;
 use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(clap::Args)]
@@ -169,13 +170,4 @@ fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn human_bytes(bytes: u64) -> String {
-    const MIB: f64 = 1024.0 * 1024.0;
-    if bytes as f64 >= MIB {
-        format!("{:.1} MiB", bytes as f64 / MIB)
-    } else {
-        format!("{:.1} KiB", bytes as f64 / 1024.0)
-    }
 }

@@ -10,6 +10,7 @@ use anstyle::{AnsiColor, Style};
 use hone_core::diagnostic::{Diagnostic, Severity};
 use hone_core::pack::{self, ExportOptions, ExportProgress, PackError, PackFormat, VerifyOptions};
 use hone_core::rules::Target;
+use hone_core::text::human_bytes;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Packs with fewer files than this finish before a bar is worth drawing.
@@ -264,19 +265,4 @@ pub(crate) fn print_findings(findings: &[Diagnostic], min: Severity) {
 
 fn paint(style: Style, text: &str) -> String {
     format!("{style}{text}{style:#}")
-}
-
-pub(crate) fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit < UNITS.len() - 1 {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
 }

@@ -7,6 +7,7 @@ use anstream::{eprintln, println};
 use anstyle::Style;
 use hone_core::catalog::{self, BudgetReport, CatalogCosts};
 use hone_core::library::{Filters, Library};
+use hone_core::text::thousands;
 use hone_core::tokens::{self, SkillCosts, Tokenizer, TokenizerInfo};
 use serde::Serialize;
 
@@ -360,17 +361,4 @@ fn approx(tokenizer: &Tokenizer) -> &'static str {
 fn dim(text: &str) -> String {
     let style = Style::new().dimmed();
     format!("{style}{text}{style:#}")
-}
-
-/// `12345` as `12,345`.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

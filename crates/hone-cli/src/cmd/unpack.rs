@@ -8,7 +8,8 @@ use hone_core::diagnostic::Severity;
 use hone_core::pack::{self, ImportAction, ImportOptions, PackError, PlannedSkill};
 use hone_core::rules::Target;
 
-use super::pack::{human_bytes, print_findings};
+use super::pack::print_findings;
+use hone_core::text::human_bytes;
 
 #[derive(clap::Args)]
 #[command(after_help = "\

@@ -262,22 +262,7 @@ static REGISTRY: &[&RuleInfo] = &[
 /// rules (`HS4xx`) are advice to every client (see [`compat::effect`]), so
 /// the compatibility matrix skips them, and their token counts.
 pub(crate) fn check_frontmatter(skill: &Skill, target: Target) -> Vec<Diagnostic> {
-    let mut checker = Checker {
-        skill,
-        target,
-        memo: None,
-        out: Vec::new(),
-    };
-    frontmatter::check(&mut checker);
-    portability::check(&mut checker);
-    if checker.root_map().is_some() {
-        name::check(&mut checker);
-        description::check(&mut checker);
-        fields::check(&mut checker);
-    }
-    let mut out = checker.out;
-    sort(&mut out);
-    out
+    run_rules(skill, target, None, false)
 }
 
 /// The findings of every per-skill rule of `target` for one skill, sorted by
@@ -287,6 +272,17 @@ pub fn check_skill(skill: &Skill, target: Target) -> Vec<Diagnostic> {
 }
 
 fn check_skill_with(skill: &Skill, target: Target, memo: Option<&LimitMemo>) -> Vec<Diagnostic> {
+    run_rules(skill, target, memo, true)
+}
+
+/// The frontmatter rules, then (with `body_and_files`) the body and link
+/// rules, sorted by offset then code.
+fn run_rules(
+    skill: &Skill,
+    target: Target,
+    memo: Option<&LimitMemo>,
+    body_and_files: bool,
+) -> Vec<Diagnostic> {
     let mut checker = Checker {
         skill,
         target,
@@ -300,8 +296,10 @@ fn check_skill_with(skill: &Skill, target: Target, memo: Option<&LimitMemo>) -> 
         description::check(&mut checker);
         fields::check(&mut checker);
     }
-    body::check(&mut checker);
-    links::check(&mut checker);
+    if body_and_files {
+        body::check(&mut checker);
+        links::check(&mut checker);
+    }
     let mut out = checker.out;
     sort(&mut out);
     out
