@@ -1,5 +1,5 @@
 //! Keyword ranking and evals on a synthetic library of 5,000 skills
-//! (see `hone_core::synth`). Targets: build the index in 200 ms, answer a
+//! (see `hone_testkit::synth`). Targets: build the index in 200 ms, answer a
 //! request (analysis, search and explanations of the top 10) with a p99 of
 //! 1 ms, re-index one edited skill in 10 ms, evaluate 1,000 cases in 1 s.
 //!
@@ -14,7 +14,7 @@ use std::time::Instant;
 use criterion::{BatchSize, Criterion, criterion_group};
 use hone_core::eval::{self, RunOptions};
 use hone_core::rank::{Bm25Ranker, Ranker, RoutingDoc};
-use hone_core::synth;
+use hone_testkit::synth;
 
 const SKILLS: usize = 5_000;
 const CASES: usize = 1_000;

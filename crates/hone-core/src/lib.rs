@@ -33,7 +33,6 @@ pub mod rank;
 pub mod render;
 pub mod rules;
 pub mod skill;
-pub mod synth;
 pub mod text;
 pub mod tokens;
 pub mod workspace;

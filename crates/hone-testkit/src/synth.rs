@@ -13,8 +13,8 @@
 
 use std::collections::HashSet;
 
-use crate::eval::suite::{Case, Suite};
-use crate::rank::RoutingDoc;
+use hone_core::eval::suite::{Case, Suite};
+use hone_core::rank::RoutingDoc;
 
 /// A domain: its nouns (the distinctive words) and the verbs of its tasks.
 struct Domain {
