@@ -28,6 +28,7 @@ pub mod embed;
 pub mod eval;
 pub mod folder;
 pub mod library;
+pub mod links;
 pub mod pack;
 pub mod rank;
 pub mod render;

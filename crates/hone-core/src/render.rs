@@ -19,20 +19,13 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use pulldown_cmark::{Options, Parser};
+use pulldown_cmark::Parser;
 
-use crate::skill::{Skill, normalize, percent_decode};
+use crate::links::{MARKDOWN_OPTIONS, normalize, percent_decode, slash_path};
+use crate::skill::Skill;
 
 /// The URL prefix relative links and images are rewritten to by default.
 pub const RESOURCE_BASE: &str = "hone-resource://localhost/";
-
-/// The markdown extensions Hone reads bodies with (GitHub's flavour), for
-/// rendering and for finding links alike, so both see the same links.
-pub const MARKDOWN_OPTIONS: Options = Options::ENABLE_TABLES
-    .union(Options::ENABLE_FOOTNOTES)
-    .union(Options::ENABLE_STRIKETHROUGH)
-    .union(Options::ENABLE_TASKLISTS)
-    .union(Options::ENABLE_GFM);
 
 /// The skill's body as sanitised HTML, resources under [`RESOURCE_BASE`].
 pub fn render_body(skill: &Skill) -> String {
@@ -124,7 +117,7 @@ fn resolve(url: &str, skill_dir: &Path, base: &str) -> Option<String> {
 /// The path with `/` separators, percent-encoded except unreserved characters
 /// and separators, without a leading `/`.
 fn encode_path(path: &Path) -> String {
-    let text = crate::skill::slash_path(path);
+    let text = slash_path(path);
     let text = text.trim_start_matches('/');
     let mut out = String::with_capacity(text.len());
     for byte in text.bytes() {

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use super::{Checker, EVERY, RuleInfo};
 use crate::diagnostic::Severity;
-use crate::skill::{Link, normalize};
+use crate::links::{Link, normalize};
 
 pub static BROKEN_LINK: RuleInfo = RuleInfo {
     code: "HS403",
