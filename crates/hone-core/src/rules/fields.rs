@@ -751,6 +751,39 @@ mod tests {
         }
     }
 
+    /// The rule docs that spell out the table's facts name each of them: the
+    /// spec's keys (HS306, HS307), the boolean keys (HS309), the enumerated
+    /// values (HS311).
+    #[test]
+    fn rule_docs_name_the_tables_facts() {
+        for field in FIELDS {
+            let key = format!("`{}`", field.key);
+            if field.is_read_by(Reader::Agentskills) {
+                assert!(UNKNOWN_KEY.doc.contains(&key), "HS306 doc lacks {key}");
+                assert!(
+                    API_UNSUPPORTED_KEY.doc.contains(&key),
+                    "HS307 doc lacks {key}"
+                );
+            }
+            match field.value {
+                ValueType::Boolean => {
+                    assert!(
+                        BOOLEAN_AS_STRING.doc.contains(&key),
+                        "HS309 doc lacks {key}"
+                    );
+                }
+                ValueType::Enum { values } => {
+                    assert!(FIELD_VALUE.doc.contains(&key), "HS311 doc lacks {key}");
+                    for value in values {
+                        let value = format!("`{value}`");
+                        assert!(FIELD_VALUE.doc.contains(&value), "HS311 doc lacks {value}");
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     #[test]
     fn wrong_types() {
         let text = skill_md("license: 2.0\n", "");
