@@ -7,6 +7,7 @@ pub const COMMANDS: &[&str] = &[
     "forget_recent",
     "open_skill",
     "analyze",
+    "frontmatter_fields",
     "set_field",
     "apply_fix",
     "preview",

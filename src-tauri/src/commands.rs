@@ -324,6 +324,12 @@ pub fn analyze(state: State<'_, AppState>, path: String, text: String) -> Comman
     })
 }
 
+/// The frontmatter field table (`hone_core::fields`) the form is built from.
+#[tauri::command]
+pub fn frontmatter_fields() -> &'static [hone_core::fields::Field] {
+    hone_core::fields::FIELDS
+}
+
 #[tauri::command]
 pub fn set_field(text: String, key: String, value: FieldValue) -> CommandResult<String> {
     edit::set_field(&text, &key, &value).map_err(|e| e.to_string())

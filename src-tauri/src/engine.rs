@@ -98,15 +98,15 @@ pub fn form_fields(skill: &Skill) -> (Option<serde_json::Value>, Option<String>)
     }
 }
 
-/// Tool lists written as one string are shown as the items the engine reads.
+/// List fields written as one string (`allowed-tools: Read Grep`, `paths:
+/// "src/**, docs/*"`) are shown as the items the engine reads.
 fn split_lists(fields: &mut serde_json::Map<String, serde_json::Value>) {
-    for key in ["allowed-tools", "disallowed-tools", "tools"] {
-        if let Some(serde_json::Value::String(tools)) = fields.get(key) {
-            let items = hone_core::skill::split_tools(tools)
-                .into_iter()
-                .map(Into::into)
-                .collect();
-            fields.insert(key.to_owned(), serde_json::Value::Array(items));
+    for (key, value) in fields.iter_mut() {
+        let Some(field) = hone_core::fields::lookup(key) else {
+            continue;
+        };
+        if let (serde_json::Value::String(_), Some(items)) = (&*value, field.list_items(value)) {
+            *value = serde_json::Value::Array(items.into_iter().map(Into::into).collect());
         }
     }
 }

@@ -51,6 +51,7 @@ pub fn run() {
             commands::forget_recent,
             commands::open_skill,
             commands::analyze,
+            commands::frontmatter_fields,
             commands::set_field,
             commands::apply_fix,
             commands::preview,

@@ -102,6 +102,20 @@ async fn story(harness: &Harness) {
         .await;
     app.screenshot("form").await;
 
+    // The form is built from the engine's field table: Claude Code's `effort`
+    // offers its levels, `model` suggests `inherit`.
+    let choices = |css: &str| {
+        format!("return [...document.querySelectorAll('{css} option')].map(o => o.value)")
+    };
+    assert_eq!(
+        app.script(&choices("#field-effort"), vec![]).await,
+        serde_json::json!(["", "low", "medium", "high", "xhigh", "max"])
+    );
+    assert_eq!(
+        app.script(&choices("#suggest-model"), vec![]).await,
+        serde_json::json!(["inherit"])
+    );
+
     // Save and read the file back.
     app.click("[data-testid=save]").await;
     app.wait_for_gone("[data-testid=dirty]").await;

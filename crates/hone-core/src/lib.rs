@@ -9,7 +9,9 @@
 //!
 //! - [`document`] splits a file into frontmatter and body; [`yaml`] parses the
 //!   frontmatter into a tree with byte spans; [`skill`] builds the typed model;
-//!   [`library`] discovers skills under one or more roots.
+//!   [`fields`] is the table of frontmatter keys (types, readers, limits)
+//!   that the model, the rules and the app's form read; [`library`]
+//!   discovers skills under one or more roots.
 //! - [`diagnostic`] is the one finding type every check reports.
 //!
 //! ```
@@ -26,6 +28,7 @@ pub mod document;
 pub mod edit;
 pub mod embed;
 pub mod eval;
+pub mod fields;
 pub mod folder;
 pub mod library;
 pub mod links;

@@ -12,6 +12,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::document::SkillDocument;
+use crate::fields;
 use crate::folder::{Listings, ResourceDetail, WalkOptions, listed_skill_files};
 use crate::links::{Link, body_links};
 use crate::text::LineIndex;
@@ -19,57 +20,6 @@ use crate::yaml::{self, Node, YamlError};
 
 /// The file name that makes a directory a skill.
 pub const SKILL_FILE: &str = "SKILL.md";
-
-/// Keys of the agentskills.io specification.
-pub const SPEC_KEYS: &[&str] = &[
-    "name",
-    "description",
-    "license",
-    "compatibility",
-    "metadata",
-    "allowed-tools",
-];
-/// Keys Claude Code reads beyond the specification: its skills docs
-/// (code.claude.com/docs/en/skills) and CHANGELOG (`disallowed-tools` 2.1.152,
-/// `background` 2.1.218, `display-name` / `default-enabled` / `fallback`
-/// 2.1.186).
-pub const CLAUDE_CODE_KEYS: &[&str] = &[
-    "when_to_use",
-    "argument-hint",
-    "arguments",
-    "disable-model-invocation",
-    "user-invocable",
-    "disallowed-tools",
-    "model",
-    "effort",
-    "context",
-    "agent",
-    "hooks",
-    "paths",
-    "shell",
-    "background",
-    "display-name",
-    "default-enabled",
-    "fallback",
-];
-/// Keys Claude Code reads in kebab-case, snake_case or camelCase alike
-/// (CHANGELOG 2.1.186); every other key only as written above.
-pub const CLAUDE_CODE_RESPELLED_KEYS: &[&str] = &["display-name", "default-enabled", "fallback"];
-/// Keys GitHub Copilot reads beyond the specification (microsoft/vscode,
-/// `extensions/copilot/assets/prompts/skills/agent-customization/references/skills.md`).
-pub const COPILOT_KEYS: &[&str] = &[
-    "argument-hint",
-    "user-invocable",
-    "disable-model-invocation",
-];
-/// Claude Code's `effort` levels (skills docs; CHANGELOG "effort frontmatter").
-pub const EFFORT_LEVELS: &[&str] = &["low", "medium", "high", "xhigh", "max"];
-/// Claude Code's `shell` values for `!` command blocks (skills docs).
-pub const SHELLS: &[&str] = &["bash", "powershell"];
-/// Claude Code's `context` values (skills docs: `fork` runs the skill in a subagent).
-pub const CONTEXTS: &[&str] = &["fork"];
-/// Keys skill routers read.
-pub const ROUTER_KEYS: &[&str] = &["triggers", "tools", "token_estimate"];
 
 /// The typed frontmatter. A field is `None` when absent *or* of the wrong type;
 /// rules report wrong types from the YAML tree, which has the positions.
@@ -97,6 +47,9 @@ pub struct Frontmatter {
     /// Whether a forked skill runs in the background (Claude Code 2.1.218;
     /// forked skills default to it).
     pub background: Option<bool>,
+    pub display_name: Option<String>,
+    pub default_enabled: Option<bool>,
+    pub fallback: Option<serde_json::Value>,
     pub triggers: Option<Vec<String>>,
     pub tools: Option<Vec<String>>,
     pub token_estimate: Option<u64>,
@@ -105,7 +58,9 @@ pub struct Frontmatter {
 }
 
 impl Frontmatter {
-    /// Builds the typed model from the YAML tree's root (a mapping, else empty).
+    /// Builds the typed model from the YAML tree's root (a mapping, else
+    /// empty). List fields are read as the field table splits them; every
+    /// key outside the table goes to `extra`.
     pub fn from_yaml(root: &Node) -> Self {
         let mut fm = Frontmatter::default();
         let Some(entries) = root.as_map() else {
@@ -114,29 +69,33 @@ impl Frontmatter {
         for (key, value) in entries {
             let key = key.key_string();
             let json = value.to_json();
+            let list = || fields::lookup(&key).and_then(|f| f.list_items(&json));
             match key.as_str() {
                 "name" => fm.name = text(&json),
                 "description" => fm.description = text(&json),
                 "license" => fm.license = text(&json),
                 "compatibility" => fm.compatibility = text(&json),
                 "metadata" => fm.metadata = typed(json),
-                "allowed-tools" => fm.allowed_tools = tool_list(&json),
+                "allowed-tools" => fm.allowed_tools = list(),
                 "when_to_use" => fm.when_to_use = text(&json),
                 "argument-hint" => fm.argument_hint = text(&json),
                 "arguments" => fm.arguments = Some(json),
                 "disable-model-invocation" => fm.disable_model_invocation = claude_bool(&json),
                 "user-invocable" => fm.user_invocable = claude_bool(&json),
                 "background" => fm.background = claude_bool(&json),
-                "disallowed-tools" => fm.disallowed_tools = tool_list(&json),
+                "disallowed-tools" => fm.disallowed_tools = list(),
                 "model" => fm.model = text(&json),
                 "effort" => fm.effort = text(&json),
                 "context" => fm.context = text(&json),
                 "agent" => fm.agent = text(&json),
                 "hooks" => fm.hooks = Some(json),
-                "paths" => fm.paths = path_list(&json),
+                "paths" => fm.paths = list(),
                 "shell" => fm.shell = text(&json),
-                "triggers" => fm.triggers = string_list(&json),
-                "tools" => fm.tools = tool_list(&json),
+                "display-name" => fm.display_name = text(&json),
+                "default-enabled" => fm.default_enabled = claude_bool(&json),
+                "fallback" => fm.fallback = Some(json),
+                "triggers" => fm.triggers = list(),
+                "tools" => fm.tools = list(),
                 "token_estimate" => fm.token_estimate = typed(json),
                 _ => {
                     fm.extra.insert(key, json);
@@ -185,7 +144,7 @@ pub fn bool_word(s: &str) -> Option<bool> {
 }
 
 /// The key Claude Code reads for `key` when it is a snake_case or camelCase
-/// spelling of one of [`CLAUDE_CODE_RESPELLED_KEYS`] (`displayName` →
+/// spelling of a key the field table marks `respelled` (`displayName` →
 /// `display-name`); `None` for the kebab-case spelling itself and for
 /// every other key.
 pub fn claude_code_respelling(key: &str) -> Option<&'static str> {
@@ -200,10 +159,10 @@ pub fn claude_code_respelling(key: &str) -> Option<&'static str> {
             kebab.push(c);
         }
     }
-    CLAUDE_CODE_RESPELLED_KEYS
+    fields::FIELDS
         .iter()
-        .copied()
-        .find(|k| *k == kebab && *k != key)
+        .find(|f| f.respelled && f.key == kebab && f.key != key)
+        .map(|f| f.key)
 }
 
 /// One placeholder Claude Code replaces when a skill is invoked, and what it
@@ -283,92 +242,7 @@ fn typed<T: DeserializeOwned>(json: serde_json::Value) -> Option<T> {
 
 /// A string field; numbers are accepted as their text (`version: 1.0` style).
 fn text(json: &serde_json::Value) -> Option<String> {
-    match json {
-        serde_json::Value::String(s) => Some(s.clone()),
-        serde_json::Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    }
-}
-
-/// A list of strings, or one string taken as a one-item list.
-fn string_list(json: &serde_json::Value) -> Option<Vec<String>> {
-    match json {
-        serde_json::Value::String(s) => Some(vec![s.clone()]),
-        serde_json::Value::Array(items) => items.iter().map(text).collect(),
-        _ => None,
-    }
-}
-
-/// `paths`: a YAML list of globs, or one string of comma-separated globs
-/// (skills docs); a comma inside `{a,b}` belongs to the glob.
-fn path_list(json: &serde_json::Value) -> Option<Vec<String>> {
-    let serde_json::Value::String(s) = json else {
-        return string_list(json);
-    };
-    let mut globs = Vec::new();
-    let mut depth = 0usize;
-    let mut current = String::new();
-    for c in s.chars() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                globs.push(std::mem::take(&mut current));
-                continue;
-            }
-            _ => {}
-        }
-        current.push(c);
-    }
-    globs.push(current);
-    Some(
-        globs
-            .into_iter()
-            .map(|g| g.trim().to_owned())
-            .filter(|g| !g.is_empty())
-            .collect(),
-    )
-}
-
-/// Tool lists: a YAML list, or one string split on commas (Claude Code) or
-/// spaces (the agentskills.io spec) outside parentheses, so `Bash(git add *)`
-/// stays whole.
-fn tool_list(json: &serde_json::Value) -> Option<Vec<String>> {
-    match json {
-        serde_json::Value::String(s) => Some(split_tools(s)),
-        other => string_list(other),
-    }
-}
-
-pub fn split_tools(s: &str) -> Vec<String> {
-    let comma_separated = s.contains(',');
-    let mut tools = Vec::new();
-    let mut depth = 0usize;
-    let mut current = String::new();
-    for c in s.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        let separator = if comma_separated {
-            c == ','
-        } else {
-            c.is_whitespace()
-        };
-        if separator && depth == 0 {
-            if !current.trim().is_empty() {
-                tools.push(current.trim().to_owned());
-            }
-            current.clear();
-        } else {
-            current.push(c);
-        }
-    }
-    if !current.trim().is_empty() {
-        tools.push(current.trim().to_owned());
-    }
-    tools
+    fields::scalar_text(json)
 }
 
 /// A file of the skill directory other than `SKILL.md`.
@@ -592,10 +466,58 @@ mod tests {
         assert_eq!(claude_code_respelling("userInvocable"), None);
     }
 
+    /// A value of the table's type for `field`, as YAML.
+    fn sample(field: &crate::fields::Field) -> &'static str {
+        use crate::fields::ValueType;
+        match field.value {
+            ValueType::String | ValueType::Text | ValueType::Any => "some text",
+            ValueType::Boolean => "true",
+            ValueType::Integer => "12",
+            ValueType::Enum { values } => values[0],
+            ValueType::List { .. } => "[a, b]",
+            ValueType::Map => "{a: b}",
+        }
+    }
+
+    /// The model and the field table know the same keys: each key of the
+    /// table sets exactly one field of the model, every field of the model is
+    /// set by one key, and any other key is kept in `extra`.
+    #[test]
+    fn the_model_parses_exactly_the_tables_keys() {
+        let unset = serde_json::to_value(Frontmatter::default()).unwrap();
+        let mut modelled = Vec::new();
+        for field in crate::fields::FIELDS {
+            let s = skill(&format!("---\n{}: {}\n---\n", field.key, sample(field)));
+            assert!(s.meta.extra.is_empty(), "`{}` went to extra", field.key);
+            let set = serde_json::to_value(&s.meta).unwrap();
+            let changed: Vec<&String> = set
+                .as_object()
+                .unwrap()
+                .iter()
+                .filter(|(k, v)| unset[k.as_str()] != **v)
+                .map(|(k, _)| k)
+                .collect();
+            assert_eq!(changed.len(), 1, "`{}` set {changed:?}", field.key);
+            modelled.push(changed[0].clone());
+        }
+        let mut every: Vec<String> = unset
+            .as_object()
+            .unwrap()
+            .keys()
+            .filter(|k| *k != "extra")
+            .cloned()
+            .collect();
+        every.sort();
+        modelled.sort();
+        assert_eq!(modelled, every, "fields of the model no table key sets");
+        let s = skill("---\nsource: x\n---\n");
+        assert_eq!(s.meta.extra.len(), 1);
+    }
+
     #[test]
     fn spec_tool_strings_split_on_spaces() {
         assert_eq!(
-            split_tools("Read Bash(git:*) Write"),
+            crate::fields::split_tools("Read Bash(git:*) Write"),
             ["Read", "Bash(git:*)", "Write"]
         );
     }

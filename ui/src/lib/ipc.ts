@@ -146,6 +146,33 @@ export interface LibraryCosts {
   truncated: string[];
 }
 
+/** hone_core::fields::Reader: who reads a frontmatter key. */
+export type FieldReader = 'agentskills' | 'claude-code' | 'claude-api' | 'copilot' | 'routers';
+
+/** hone_core::fields::ValueType, flattened into the field. */
+export type FieldType =
+  | { type: 'string' }
+  | { type: 'text' }
+  | { type: 'boolean' }
+  | { type: 'integer' }
+  | { type: 'enum'; values: string[] }
+  | { type: 'list'; split: 'none' | 'whitespace' | 'globs' | 'tools' }
+  | { type: 'map' }
+  | { type: 'any' };
+
+/** hone_core::fields::Field: one key of the engine's frontmatter table. */
+export type FrontmatterField = FieldType & {
+  key: string;
+  label: string;
+  readers: FieldReader[];
+  maxChars: number | null;
+  /** Claude Code's listing cap on this field and `when_to_use` together. */
+  listingChars: number | null;
+  suggestions: string[];
+  respelled: boolean;
+  help: string;
+};
+
 /** hone_core::edit::FieldValue */
 export type FieldValue =
   | { kind: 'text'; value: string }
@@ -454,6 +481,8 @@ export const openSkill = (path: string) => invoke<SkillFile>('open_skill', { pat
 
 export const analyze = (path: string, text: string) =>
   invoke<Analysis>('analyze', { path, text });
+
+export const frontmatterFields = () => invoke<FrontmatterField[]>('frontmatter_fields');
 
 export const setField = (text: string, key: string, value: FieldValue) =>
   invoke<string>('set_field', { text, key, value });

@@ -6,12 +6,14 @@ use super::yaml_text::find_ascii_ci;
 use super::{Checker, EVERY, REQUIRING, RuleInfo, SPEC_AND_API, Target, char_count};
 use crate::diagnostic::Severity;
 use crate::document::FrontmatterBlock;
+use crate::fields;
 use crate::yaml::{Node, Value};
 
-pub const MAX_DESCRIPTION_CHARS: usize = 1024;
+/// The spec's limit on `description`, from the field table.
+pub const MAX_DESCRIPTION_CHARS: usize = fields::DESCRIPTION.max_chars.unwrap();
 /// Claude Code cuts `description` + `when_to_use` to this many characters in
-/// the skill listing the model sees.
-pub const LISTING_CAP_CHARS: usize = 1536;
+/// the skill listing the model sees (from the field table).
+pub const LISTING_CAP_CHARS: usize = fields::DESCRIPTION.listing_chars.unwrap();
 
 pub static DESCRIPTION_MISSING: RuleInfo = RuleInfo {
     code: "HS201",

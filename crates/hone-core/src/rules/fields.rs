@@ -12,13 +12,12 @@
 use super::yaml_text::{double_quoted, is_plain};
 use super::{Checker, EVERY, RuleInfo, SPEC_AND_API, Target, char_count};
 use crate::diagnostic::Severity;
-use crate::skill::{
-    CLAUDE_CODE_KEYS, CONTEXTS, COPILOT_KEYS, EFFORT_LEVELS, ROUTER_KEYS, SHELLS, SPEC_KEYS,
-    bool_word, claude_code_respelling, split_tools,
-};
+use crate::fields::{self, FIELDS, Reader, ValueType, split_tools};
+use crate::skill::{bool_word, claude_code_respelling};
 use crate::yaml::{Node, Value};
 
-pub const MAX_COMPATIBILITY_CHARS: usize = 500;
+/// The spec's limit on `compatibility`, from the field table.
+pub const MAX_COMPATIBILITY_CHARS: usize = fields::COMPATIBILITY.max_chars.unwrap();
 
 pub static FIELD_TYPE: RuleInfo = RuleInfo {
     code: "HS301",
@@ -253,48 +252,20 @@ lowercase form is valid (`High` → `high`). Only for `claude-code`."#,
     fixable: true,
 };
 
-#[derive(Clone, Copy, PartialEq)]
-enum Expect {
-    Text,
-    Bool,
-    Map,
-    StringList,
-    Integer,
-    Anything,
-}
-
-fn expected(key: &str) -> Option<Expect> {
-    use Expect::*;
-    Some(match key {
-        "name" | "description" | "license" | "compatibility" | "when_to_use" | "argument-hint"
-        | "model" | "effort" | "context" | "agent" | "shell" | "display-name" => Text,
-        "disable-model-invocation" | "user-invocable" | "background" | "default-enabled" => Bool,
-        "metadata" | "hooks" => Map,
-        "disallowed-tools" | "paths" | "triggers" | "tools" => StringList,
-        "token_estimate" => Integer,
-        "allowed-tools" | "arguments" | "fallback" => Anything,
-        _ => return None,
-    })
-}
-
-/// Whether `key` is known to the target.
+/// Whether `key` is known to the target: read by it, as the field table
+/// says, or a spelling of such a key that Claude Code normalises.
 pub fn is_known_key(key: &str, target: Target) -> bool {
-    match target {
-        Target::Agentskills | Target::ClaudeApi => SPEC_KEYS.contains(&key),
-        Target::ClaudeCode => {
-            SPEC_KEYS.contains(&key)
-                || CLAUDE_CODE_KEYS.contains(&key)
-                || claude_code_respelling(key).is_some()
-        }
-        Target::Copilot => SPEC_KEYS.contains(&key) || COPILOT_KEYS.contains(&key),
+    let reader = match target {
+        Target::Agentskills => Reader::Agentskills,
+        Target::ClaudeApi => Reader::ClaudeApi,
+        Target::ClaudeCode => Reader::ClaudeCode,
+        Target::Copilot => Reader::Copilot,
         Target::All => {
-            SPEC_KEYS.contains(&key)
-                || CLAUDE_CODE_KEYS.contains(&key)
-                || COPILOT_KEYS.contains(&key)
-                || ROUTER_KEYS.contains(&key)
-                || claude_code_respelling(key).is_some()
+            return fields::lookup(key).is_some() || claude_code_respelling(key).is_some();
         }
-    }
+    };
+    fields::lookup(key).is_some_and(|f| f.is_read_by(reader))
+        || (reader == Reader::ClaudeCode && claude_code_respelling(key).is_some())
 }
 
 fn is_yaml11_boolean(raw: &str) -> Option<bool> {
@@ -316,13 +287,22 @@ pub(super) fn check(checker: &mut Checker) {
             continue;
         }
         let name = claude_code_respelling(name).unwrap_or(name);
-        match expected(name) {
-            Some(Expect::Text) => text_field(checker, name, value),
-            Some(Expect::Bool) => bool_field(checker, name, value),
-            Some(Expect::Map) if !matches!(value.value, Value::Map(_) | Value::Null) => {
+        let Some(field) = fields::lookup(name) else {
+            continue;
+        };
+        match field.value {
+            // `allowed-tools` has its own rule (HS304), which looks inside the entries.
+            _ if name == "allowed-tools" => allowed_tools(checker, value),
+            ValueType::String | ValueType::Text => text_field(checker, name, value),
+            ValueType::Enum { values } => {
+                text_field(checker, name, value);
+                enumerated(checker, name, value, values);
+            }
+            ValueType::Boolean => bool_field(checker, name, value),
+            ValueType::Map if !matches!(value.value, Value::Map(_) | Value::Null) => {
                 wrong_type(checker, name, value, "a mapping");
             }
-            Some(Expect::StringList) => {
+            ValueType::List { .. } => {
                 let ok = match &value.value {
                     Value::String(_) | Value::Null => true,
                     Value::Seq(items) => items.iter().all(|i| i.as_str().is_some()),
@@ -332,7 +312,7 @@ pub(super) fn check(checker: &mut Checker) {
                     wrong_type(checker, name, value, "a string or a list of strings");
                 }
             }
-            Some(Expect::Integer) if !matches!(value.value, Value::Int(_) | Value::Null) => {
+            ValueType::Integer if !matches!(value.value, Value::Int(_) | Value::Null) => {
                 wrong_type(checker, name, value, "an integer");
             }
             _ => {}
@@ -340,10 +320,6 @@ pub(super) fn check(checker: &mut Checker) {
         match name {
             "compatibility" => compatibility(checker, value),
             "metadata" => metadata(checker, value),
-            "allowed-tools" => allowed_tools(checker, value),
-            "effort" => enumerated(checker, name, value, EFFORT_LEVELS),
-            "shell" => enumerated(checker, name, value, SHELLS),
-            "context" => enumerated(checker, name, value, CONTEXTS),
             _ => {}
         }
     }
@@ -391,7 +367,7 @@ fn keys(checker: &mut Checker, name: &str, key: &Node) {
             .help(format!("write `{kebab}`, the spelling every reader knows"))
             .fix(format!("Rename to `{kebab}`"), key.span.clone(), kebab.to_owned());
     }
-    if !SPEC_KEYS.contains(&name) {
+    if !fields::lookup(name).is_some_and(|f| f.is_read_by(Reader::ClaudeApi)) {
         checker
             .report(
                 &API_UNSUPPORTED_KEY,
@@ -451,11 +427,9 @@ fn near_miss(name: &str, target: Target) -> Option<&'static str> {
         out
     };
     let wanted = canonical(name);
-    SPEC_KEYS
+    FIELDS
         .iter()
-        .chain(CLAUDE_CODE_KEYS)
-        .chain(ROUTER_KEYS)
-        .copied()
+        .map(|f| f.key)
         .find(|k| is_known_key(k, target) && canonical(k) == wanted)
 }
 
@@ -728,6 +702,87 @@ fn commas(checker: &mut Checker, value: &Node, s: &str) {
 mod tests {
     use super::super::testing::*;
     use super::*;
+
+    /// The limits the rules enforce are the field table's: quiet at the
+    /// table's figure, firing one character over it.
+    #[test]
+    fn limits_are_the_tables() {
+        let over = |field: &fields::Field| field.max_chars.unwrap() + 1;
+        let a = |n: usize| "a".repeat(n);
+        let with_name = |n| format!("---\nname: {}\ndescription: Use when asked.\n---\n", a(n));
+        fires("HS102", &with_name(over(&fields::NAME)));
+        quiet("HS102", &with_name(over(&fields::NAME) - 1));
+        let with_description = |n| format!("---\nname: my-skill\ndescription: {}\n---\n", a(n));
+        fires("HS203", &with_description(over(&fields::DESCRIPTION)));
+        quiet("HS203", &with_description(over(&fields::DESCRIPTION) - 1));
+        let with_compatibility = |n| skill_md(&format!("compatibility: {}\n", a(n)), "");
+        fires("HS302", &with_compatibility(over(&fields::COMPATIBILITY)));
+        quiet(
+            "HS302",
+            &with_compatibility(over(&fields::COMPATIBILITY) - 1),
+        );
+        let listed = fields::DESCRIPTION.listing_chars.unwrap();
+        let description = fields::DESCRIPTION.max_chars.unwrap();
+        let with_when = |n| {
+            format!(
+                "---\nname: my-skill\ndescription: {}\nwhen_to_use: {}\n---\n",
+                a(description),
+                a(n)
+            )
+        };
+        let code = Target::ClaudeCode;
+        let fired = findings_for("HS204", &with_when(listed - description + 1), code);
+        assert_eq!(fired.len(), 1);
+        assert!(findings_for("HS204", &with_when(listed - description), code).is_empty());
+    }
+
+    /// Every enumerated value of the table passes HS311 and HS306 for Claude Code.
+    #[test]
+    fn enumerated_values_are_the_tables() {
+        for field in FIELDS {
+            let ValueType::Enum { values } = field.value else {
+                continue;
+            };
+            for value in values {
+                let text = skill_md(&format!("{}: {value}\n", field.key), "");
+                assert!(findings_for("HS311", &text, Target::ClaudeCode).is_empty());
+                assert!(findings_for("HS306", &text, Target::ClaudeCode).is_empty());
+            }
+        }
+    }
+
+    /// The rule docs that spell out the table's facts name each of them: the
+    /// spec's keys (HS306, HS307), the boolean keys (HS309), the enumerated
+    /// values (HS311).
+    #[test]
+    fn rule_docs_name_the_tables_facts() {
+        for field in FIELDS {
+            let key = format!("`{}`", field.key);
+            if field.is_read_by(Reader::Agentskills) {
+                assert!(UNKNOWN_KEY.doc.contains(&key), "HS306 doc lacks {key}");
+                assert!(
+                    API_UNSUPPORTED_KEY.doc.contains(&key),
+                    "HS307 doc lacks {key}"
+                );
+            }
+            match field.value {
+                ValueType::Boolean => {
+                    assert!(
+                        BOOLEAN_AS_STRING.doc.contains(&key),
+                        "HS309 doc lacks {key}"
+                    );
+                }
+                ValueType::Enum { values } => {
+                    assert!(FIELD_VALUE.doc.contains(&key), "HS311 doc lacks {key}");
+                    for value in values {
+                        let value = format!("`{value}`");
+                        assert!(FIELD_VALUE.doc.contains(&value), "HS311 doc lacks {value}");
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
 
     #[test]
     fn wrong_types() {

@@ -8,10 +8,12 @@ use super::yaml_text::find_ascii_ci;
 use super::{Checker, EVERY, REQUIRING, RuleInfo, SPEC_AND_API, Target, char_count};
 use crate::diagnostic::Severity;
 use crate::document::FrontmatterBlock;
+use crate::fields;
 use crate::skill::Skill;
 use crate::yaml::{Node, Value};
 
-pub const MAX_NAME_CHARS: usize = 64;
+/// The spec's limit on `name`, from the field table.
+pub const MAX_NAME_CHARS: usize = fields::NAME.max_chars.unwrap();
 
 pub static NAME_MISSING: RuleInfo = RuleInfo {
     code: "HS101",
