@@ -313,7 +313,9 @@ pub fn analyze(state: State<'_, AppState>, path: String, text: String) -> Comman
             .map_or(0, |w| w.chars().count());
     let resources = state.resource_tokens(&skill).values().sum();
     let costs = engine::stage_costs(&skill, resources);
+    let compatibility = engine::compatibility(&skill, session.library());
     Ok(Analysis {
+        compatibility,
         diagnostics,
         fields,
         form_blocked,

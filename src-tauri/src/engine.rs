@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 use hone_core::diagnostic::Diagnostic;
 use hone_core::document::FrontmatterBlock;
 use hone_core::library::Library;
+use hone_core::rules::compat::SkillCompat;
 use hone_core::rules::{self, Target};
 use hone_core::skill::Skill;
 use hone_core::tokens::memo::LimitMemo;
@@ -70,6 +71,11 @@ fn background_pool() -> &'static rayon::ThreadPool {
 /// library-wide ones that concern it (a name another skill already uses).
 pub fn check_skill(skill: &Skill, library: &Library) -> Vec<Diagnostic> {
     rules::check_skill_in(skill, library, TARGET)
+}
+
+/// The open skill's row of the compatibility matrix, as the editor's text stands.
+pub fn compatibility(skill: &Skill, library: &Library) -> SkillCompat {
+    rules::compat::skill_row(skill, library)
 }
 
 /// The frontmatter for the form, or why the form cannot show it.
@@ -162,12 +168,26 @@ pub fn library_costs(
 ) -> Result<LibraryCosts, String> {
     let tokenizer = tokenizer(Some(tokenizer_name))?;
     let skills: Vec<&Skill> = library.skills.iter().collect();
-    let costs = catalog::catalog_costs(&skills, &tokenizer, context_window);
+    // As `hone tokens` reads them: the user's settings, the library's, the variable.
+    let env = std::env::var(catalog::CHAR_BUDGET_ENV).ok();
+    let settings = catalog::ListingSettings::load(
+        context_window,
+        &library.roots,
+        catalog::user_claude_dir().as_deref(),
+        env.as_deref(),
+    );
+    let costs = catalog::catalog_costs_with(&skills, &tokenizer, &settings);
     Ok(LibraryCosts {
         tokenizer: tokenizer.label(),
         metadata_total: costs.agentskills.tokens as u64,
         context_window,
-        truncated: costs.budget.dropped,
+        listing: costs.budget,
+        settings_sources: settings
+            .sources
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect(),
+        settings_problems: settings.problems,
     })
 }
 

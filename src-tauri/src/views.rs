@@ -3,12 +3,14 @@
 //! `ui/src/lib/ipc.ts` mirrors every type here field for field (camelCase on
 //! the wire); a change here is a change there.
 
+use hone_core::catalog::BudgetReport;
 use hone_core::diagnostic::{Diagnostic, Severity};
 use hone_core::eval::{Case, Comparison, Report};
 use hone_core::pack::{ExportReport, PackFormat};
 use hone_core::rank::highlight::FieldHighlight;
 use hone_core::rank::{Explanation, RankerKind};
 use hone_core::rules::Target;
+use hone_core::rules::compat::SkillCompat;
 use hone_core::workspace::Stamp;
 use serde::{Deserialize, Serialize};
 
@@ -103,6 +105,8 @@ pub struct Analysis {
     pub description_chars: usize,
     /// Characters of description + when_to_use, which Claude Code caps.
     pub listing_chars: usize,
+    /// Per client: loads, loads with changes or refused, and why.
+    pub compatibility: SkillCompat,
     /// Time the engine took, in microseconds.
     pub engine_micros: u64,
 }
@@ -163,8 +167,12 @@ pub struct LibraryCosts {
     pub tokenizer: String,
     pub metadata_total: u64,
     pub context_window: u64,
-    /// Skills whose descriptions do not fit Claude Code's listing budget.
-    pub truncated: Vec<String>,
+    /// Claude Code's listing at this window, as the engine simulates it.
+    pub listing: BudgetReport,
+    /// The Claude Code settings files read, in the order applied.
+    pub settings_sources: Vec<String>,
+    /// Settings that could not be read or understood.
+    pub settings_problems: Vec<String>,
 }
 
 /// Sent through the watch channel when files of the library change on disk.

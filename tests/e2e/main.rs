@@ -16,6 +16,7 @@
 
 mod harness;
 mod integrity;
+mod listing;
 mod measure;
 mod tuning;
 

@@ -413,6 +413,18 @@ fn project_claude_dir(root: &Path) -> Option<PathBuf> {
     })
 }
 
+/// The `skillListingMaxDescChars` the project settings of `roots` set, else
+/// 1,536: the cap HS204 checks against. Only the project's files count (not
+/// the user's): a check of a library gives the same verdict on any machine.
+pub fn project_listing_cap(roots: &[PathBuf]) -> usize {
+    ListingSettings::load(DEFAULT_CONTEXT_WINDOW, roots, None, None).max_desc_chars
+}
+
+/// The user's Claude Code folder, `~/.claude`, where their `settings.json` lives.
+pub fn user_claude_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".claude"))
+}
+
 /// A count as Claude Code reads integer variables since 2.1.211: digits with
 /// optional `_` separators, or scientific notation (`64_000`, `1e6`).
 fn parse_count(value: &str) -> Option<usize> {

@@ -122,6 +122,14 @@ export class SkillEditor {
     this.view.focus();
   }
 
+  /** Puts the cursor at the start of 1-based `line` (clamped to the file), in view. */
+  goToLine(line: number): void {
+    const doc = this.view.state.doc;
+    const at = doc.line(Math.min(Math.max(1, line), doc.lines)).from;
+    this.view.dispatch({ selection: { anchor: at }, scrollIntoView: true });
+    this.view.focus();
+  }
+
   destroy(): void {
     this.view.destroy();
   }

@@ -114,7 +114,32 @@ export interface Analysis {
   costs: StageCosts;
   descriptionChars: number;
   listingChars: number;
+  /** The open skill's row of the compatibility matrix. */
+  compatibility: SkillCompat;
   engineMicros: number;
+}
+
+/** hone_core::rules::compat::Verdict */
+export type Verdict = 'loads' | 'loads-with-changes' | 'refused';
+
+/** hone_core::rules::compat::CellFinding */
+export interface CellFinding {
+  code: string;
+  message: string;
+  line: number;
+}
+
+/** hone_core::rules::compat::Cell */
+export interface CompatCell {
+  verdict: Verdict;
+  findings: CellFinding[];
+}
+
+/** hone_core::rules::compat::SkillCompat: a cell per client, keyed by target name. */
+export interface SkillCompat {
+  id: string;
+  path: string;
+  targets: Record<string, CompatCell>;
 }
 
 export interface ResourceView {
@@ -143,7 +168,32 @@ export interface LibraryCosts {
   tokenizer: string;
   metadataTotal: number;
   contextWindow: number;
-  truncated: string[];
+  listing: BudgetReport;
+  settingsSources: string[];
+  settingsProblems: string[];
+}
+
+/** hone_core::catalog::ListingStatus */
+export interface ListingStatus {
+  id: string;
+  status: 'listed' | 'truncated' | 'name-only' | 'at-risk' | 'unlisted';
+  reason: string;
+}
+
+/** hone_core::catalog::BudgetReport (the fields the window shows). */
+export interface BudgetReport {
+  context_window_tokens: number;
+  budget_chars: number;
+  full_chars: number;
+  listed_chars: number;
+  over_budget: boolean;
+  budget_fraction: number;
+  max_desc_chars: number;
+  budget_source: 'context-window' | 'SLASH_COMMAND_TOOL_CHAR_BUDGET';
+  at_risk: string[];
+  min_dropped: number;
+  max_dropped: number;
+  entries: ListingStatus[];
 }
 
 /** hone_core::fields::Reader: who reads a frontmatter key. */

@@ -3,7 +3,7 @@
 import type { Comparison, OpenRank, RoutingField } from './ipc';
 
 /** The tabs of the right-hand pane. */
-export type InspectorTab = 'preview' | 'costs' | 'query' | 'evals';
+export type InspectorTab = 'preview' | 'costs' | 'clients' | 'query' | 'evals';
 
 export interface RankMove {
   text: string;

@@ -40,7 +40,7 @@ pub struct Args {
 /// Claude Code's listing settings for `roots`: the user's and the project's
 /// settings files and `SLASH_COMMAND_TOOL_CHAR_BUDGET`; problems are warned about.
 pub fn listing_settings(roots: &[PathBuf], context_window: u64) -> catalog::ListingSettings {
-    let user = std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".claude"));
+    let user = catalog::user_claude_dir();
     let env = std::env::var(catalog::CHAR_BUDGET_ENV).ok();
     let settings =
         catalog::ListingSettings::load(context_window, roots, user.as_deref(), env.as_deref());

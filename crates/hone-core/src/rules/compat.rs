@@ -19,6 +19,7 @@ use super::library as library_rules;
 use super::{Target, check_frontmatter};
 use crate::diagnostic::Diagnostic;
 use crate::library::Library;
+use crate::skill::Skill;
 
 /// What one client does with a skill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -141,6 +142,7 @@ pub fn cell(findings: &[Diagnostic], target: Target) -> Cell {
 /// reflects exactly the findings that target reports; the body and file
 /// rules are advice everywhere and are not run again.
 pub fn matrix(library: &Library) -> Vec<SkillCompat> {
+    let listing_cap = crate::catalog::project_listing_cap(&library.roots);
     // Library-wide findings (a duplicate name) per target, by path.
     let shared: Vec<(Target, HashMap<PathBuf, Vec<Diagnostic>>)> = Target::CLIENTS
         .iter()
@@ -161,7 +163,7 @@ pub fn matrix(library: &Library) -> Vec<SkillCompat> {
             let targets = shared
                 .iter()
                 .map(|(target, by_path)| {
-                    let mut findings = check_frontmatter(skill, *target);
+                    let mut findings = check_frontmatter(skill, *target, listing_cap);
                     if let Some(extra) = by_path.get(skill.path.as_path()) {
                         findings.extend(extra.iter().cloned());
                     }
@@ -175,6 +177,26 @@ pub fn matrix(library: &Library) -> Vec<SkillCompat> {
             }
         })
         .collect()
+}
+
+/// One skill's row as it stands (an editor's unsaved text), within
+/// `library`: what the app shows for the open skill.
+pub fn skill_row(skill: &Skill, library: &Library) -> SkillCompat {
+    let listing_cap = crate::catalog::project_listing_cap(&library.roots);
+    let targets = Target::CLIENTS
+        .iter()
+        .map(|&target| {
+            let mut findings = check_frontmatter(skill, target, listing_cap);
+            library_rules::check_one(skill, library, target, &mut findings);
+            findings.sort_by_key(|d| (d.span.start.offset, d.code.clone()));
+            (target.as_str(), cell(&findings, target))
+        })
+        .collect();
+    SkillCompat {
+        id: skill.id.clone(),
+        path: skill.path.clone(),
+        targets,
+    }
 }
 
 #[cfg(test)]
@@ -227,6 +249,19 @@ mod tests {
                 assert_eq!(effect(rule.code, target), Effect::Advice, "{}", rule.code);
             }
         }
+    }
+
+    /// The app's row for an open skill agrees with the library's matrix.
+    #[test]
+    fn one_skill_row_matches_the_matrix() {
+        let (tmp, skill) = skill_with_files("pdf", "---\nname: pdf\n---\nReads PDFs.\n", &[]);
+        let library = Library {
+            roots: vec![tmp.path().to_path_buf()],
+            skills: vec![skill.clone()],
+            skill_roots: vec![0],
+            ..Library::default()
+        };
+        assert_eq!(skill_row(&skill, &library), matrix(&library).remove(0));
     }
 
     #[test]

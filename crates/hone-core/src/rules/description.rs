@@ -79,7 +79,13 @@ pub static LISTING_TRUNCATED: RuleInfo = RuleInfo {
     doc: r#"Claude Code lists each skill to the model as its description followed by
 `when_to_use`, cut at 1,536 characters. Text past the cap is never seen, and
 the trigger phrases at the end of a long description are the first to go.
-Put the "Use when …" part first, or shorten. Only for `claude-code`."#,
+Put the "Use when …" part first, or shorten. Only for `claude-code`.
+
+The cap is the setting `skillListingMaxDescChars` (default 1,536; Claude
+Code CHANGELOG 2.1.129). Where the library's project `.claude/settings.json`
+or `settings.local.json` sets it, HS204 checks against that value; the
+user's own `~/.claude/settings.json` is not read, so a check gives the same
+verdict on every machine."#,
     targets: &[Target::ClaudeCode],
     fixable: false,
 };
@@ -255,9 +261,15 @@ pub(super) fn check(checker: &mut Checker) {
     }
     let when_text = when_to_use.and_then(Node::as_str).unwrap_or_default();
     let listed = chars + char_count(when_text);
-    if listed > LISTING_CAP_CHARS {
+    let cap = checker.listing_cap;
+    if listed > cap {
+        let whose = if cap == LISTING_CAP_CHARS {
+            ""
+        } else {
+            " (skillListingMaxDescChars in the project's .claude/settings.json)"
+        };
         checker
-            .report(&LISTING_TRUNCATED, value.span.clone(), format!("description and when_to_use have {listed} characters; Claude Code lists only the first {LISTING_CAP_CHARS}"))
+            .report(&LISTING_TRUNCATED, value.span.clone(), format!("description and when_to_use have {listed} characters; Claude Code lists only the first {cap}{whose}"))
             .help("shorten, and put the \"Use when ...\" part first");
     }
     if checker.enabled(&NO_TRIGGER) && !says_when(text) && !says_when(when_text) {
@@ -417,6 +429,57 @@ mod tests {
         assert_eq!(findings_for("HS204", &long, Target::ClaudeCode).len(), 1);
         assert!(findings_for("HS204", &long, Target::Agentskills).is_empty());
         quiet("HS204", &skill_md("", ""));
+    }
+
+    /// Claude Code CHANGELOG 2.1.129: `skillListingMaxDescChars` sets the
+    /// cap; HS204 follows the library's project settings.
+    #[test]
+    fn listing_cap_follows_the_project_settings() {
+        use crate::library::{Filters, Library};
+        use crate::rules::check_library;
+        let tmp = tempfile::tempdir().unwrap();
+        let lib = tmp.path().join("skills");
+        let skill = lib.join("my-skill");
+        std::fs::create_dir_all(&skill).unwrap();
+        let text = format!(
+            "---\nname: my-skill\ndescription: Use when asked. {}\n---\nBody\n",
+            "word ".repeat(40)
+        );
+        std::fs::write(skill.join("SKILL.md"), text).unwrap();
+        let hs204 = |lib: &std::path::Path| -> Vec<String> {
+            let library = Library::open(&[lib.to_path_buf()], &Filters::default()).unwrap();
+            check_library(&library, Target::ClaudeCode)
+                .into_iter()
+                .filter(|d| d.code == "HS204")
+                .map(|d| d.message)
+                .collect()
+        };
+        assert!(hs204(&lib).is_empty(), "215 characters fit 1,536");
+        std::fs::create_dir_all(tmp.path().join(".claude")).unwrap();
+        std::fs::write(
+            tmp.path().join(".claude/settings.json"),
+            r#"{"skillListingMaxDescChars": 100}"#,
+        )
+        .unwrap();
+        let found = hs204(&lib);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("only the first 100 (skillListingMaxDescChars"),
+            "{}",
+            found[0]
+        );
+        // A cap above the default silences a long description.
+        std::fs::write(
+            tmp.path().join(".claude/settings.json"),
+            r#"{"skillListingMaxDescChars": 4000}"#,
+        )
+        .unwrap();
+        let long = format!(
+            "---\nname: my-skill\ndescription: Use when asked. {}\n---\nBody\n",
+            "word ".repeat(400)
+        );
+        std::fs::write(skill.join("SKILL.md"), long).unwrap();
+        assert!(hs204(&lib).is_empty());
     }
 
     #[test]

@@ -70,6 +70,7 @@ use std::str::FromStr;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::catalog;
 use crate::diagnostic::{Diagnostic, Edit, Fix, Severity};
 use crate::folder::ResourceDetail;
 use crate::library::{Filters, Library, LibraryError};
@@ -261,18 +262,27 @@ static REGISTRY: &[&RuleInfo] = &[
 /// skill: those whose verdict differs between clients. The body and file
 /// rules (`HS4xx`) are advice to every client (see [`compat::effect`]), so
 /// the compatibility matrix skips them, and their token counts.
-pub(crate) fn check_frontmatter(skill: &Skill, target: Target) -> Vec<Diagnostic> {
-    run_rules(skill, target, None, false)
+pub(crate) fn check_frontmatter(
+    skill: &Skill,
+    target: Target,
+    listing_cap: usize,
+) -> Vec<Diagnostic> {
+    run_rules(skill, target, None, listing_cap, false)
 }
 
 /// The findings of every per-skill rule of `target` for one skill, sorted by
 /// offset then code.
 pub fn check_skill(skill: &Skill, target: Target) -> Vec<Diagnostic> {
-    check_skill_with(skill, target, None)
+    check_skill_with(skill, target, None, catalog::CLAUDE_CODE_ENTRY_LIMIT)
 }
 
-fn check_skill_with(skill: &Skill, target: Target, memo: Option<&LimitMemo>) -> Vec<Diagnostic> {
-    run_rules(skill, target, memo, true)
+fn check_skill_with(
+    skill: &Skill,
+    target: Target,
+    memo: Option<&LimitMemo>,
+    listing_cap: usize,
+) -> Vec<Diagnostic> {
+    run_rules(skill, target, memo, listing_cap, true)
 }
 
 /// The frontmatter rules, then (with `body_and_files`) the body and link
@@ -281,12 +291,14 @@ fn run_rules(
     skill: &Skill,
     target: Target,
     memo: Option<&LimitMemo>,
+    listing_cap: usize,
     body_and_files: bool,
 ) -> Vec<Diagnostic> {
     let mut checker = Checker {
         skill,
         target,
         memo,
+        listing_cap,
         out: Vec::new(),
     };
     frontmatter::check(&mut checker);
@@ -318,10 +330,11 @@ pub fn check_library_with(
     target: Target,
     memo: Option<&LimitMemo>,
 ) -> Vec<Diagnostic> {
+    let listing_cap = catalog::project_listing_cap(&library.roots);
     let mut out: Vec<Diagnostic> = library
         .skills
         .par_iter()
-        .flat_map_iter(|skill| check_skill_with(skill, target, memo))
+        .flat_map_iter(|skill| check_skill_with(skill, target, memo, listing_cap))
         .collect();
     library::check(library, target, &mut out);
     sort(&mut out);
@@ -336,9 +349,10 @@ pub fn open_and_check(
     target: Target,
     memo: Option<&LimitMemo>,
 ) -> Result<(Library, Vec<Diagnostic>), LibraryError> {
+    let listing_cap = catalog::project_listing_cap(roots);
     let (library, per_skill) =
         Library::open_inspecting(roots, &Filters::default(), ResourceDetail::Paths, |skill| {
-            check_skill_with(skill, target, memo)
+            check_skill_with(skill, target, memo, listing_cap)
         })?;
     let mut out: Vec<Diagnostic> = per_skill.into_iter().flatten().collect();
     library::check(&library, target, &mut out);
@@ -349,7 +363,8 @@ pub fn open_and_check(
 /// The findings of one skill as edited, within `library`: its own rules and
 /// the library-wide ones that concern it (what an editor shows as you type).
 pub fn check_skill_in(skill: &Skill, library: &Library, target: Target) -> Vec<Diagnostic> {
-    let mut out = check_skill(skill, target);
+    let listing_cap = catalog::project_listing_cap(&library.roots);
+    let mut out = check_skill_with(skill, target, None, listing_cap);
     library::check_one(skill, library, target, &mut out);
     sort(&mut out);
     out
@@ -366,6 +381,9 @@ pub(crate) struct Checker<'a> {
     pub skill: &'a Skill,
     pub target: Target,
     pub memo: Option<&'a LimitMemo>,
+    /// Claude Code's cap on one listing entry (`skillListingMaxDescChars` of
+    /// the library's project settings, else 1,536): HS204's limit.
+    pub listing_cap: usize,
     out: Vec<Diagnostic>,
 }
 
