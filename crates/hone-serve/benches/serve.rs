@@ -15,8 +15,10 @@
 //!   `HONE_BENCH_SECONDS` (60): requests, errors, p99, and RSS sampled each
 //!   second (first and last ten seconds compared).
 //!
-//! Run: `HONE_CORPUS=../shared/corpus cargo bench -p hone-serve --bench serve`
-//! (it builds the `hone` binary first). Loopback only, bounded in time.
+//! Run: `HONE_CORPUS=../shared/corpus cargo bench --profile dev -p hone-serve --bench serve`
+//! (it builds and measures the dev-profile `hone`, whose engine and
+//! dependencies are optimised; `HONE_BENCH_RANKERS=bm25` measures one ranker).
+//! Loopback only, bounded in time.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -62,11 +64,11 @@ fn main() {
         .collect();
     let names: Vec<String> = docs.iter().map(|d| d.id.clone()).collect();
 
-    let mut rankers = vec!["bm25"];
-    if hone_core::embed::install::resolve_model_dir(None).installed {
-        rankers.push("hybrid");
-    } else {
-        println!("no embedding model installed: hybrid is not measured");
+    let wanted = std::env::var("HONE_BENCH_RANKERS").unwrap_or_else(|_| "bm25,hybrid".into());
+    let mut rankers: Vec<&str> = wanted.split(',').map(str::trim).collect();
+    if !hone_core::embed::install::resolve_model_dir(None).installed {
+        rankers.retain(|r| *r == "bm25");
+        println!("no embedding model installed: only bm25 is measured");
     }
     for ranker in rankers {
         println!("\n== {ranker} ==");

@@ -32,6 +32,8 @@ use crate::handler::{Clients, SkillServer};
 
 /// The largest request body accepted.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+/// How long a finished response stays available to a client resuming its stream.
+pub const COMPLETED_RESPONSE_TTL: std::time::Duration = std::time::Duration::from_secs(5);
 /// The path the MCP endpoint is served at.
 pub const ENDPOINT: &str = "/mcp";
 
@@ -174,6 +176,10 @@ pub async fn serve(
         // Reachable under any name; the token, not the Host header, guards it.
         config = config.disable_allowed_hosts();
     }
+    // rmcp keeps each finished response for late resumption; at thousands of
+    // requests a second its default minute of them is most of the memory.
+    let mut sessions = LocalSessionManager::default();
+    sessions.session_config.completed_cache_ttl = COMPLETED_RESPONSE_TTL;
     let factory_engine = engine.clone();
     let factory_clients = clients.clone();
     let service = StreamableHttpService::new(
@@ -183,7 +189,7 @@ pub async fn serve(
                 factory_clients.clone(),
             ))
         },
-        Arc::new(LocalSessionManager::default()),
+        Arc::new(sessions),
         config,
     );
     let gate = Arc::new(Gate::new(&options, bound));

@@ -84,14 +84,30 @@ pub async fn run(
     );
     drop(catalog);
     let clients = Clients::default();
-    let _watcher = watch::LibraryWatcher::start(
-        engine.clone(),
-        clients.clone(),
-        tokio::runtime::Handle::current(),
-        &roots,
-        log.clone(),
-    )
-    .map_err(|e| format!("cannot watch the library: {e}"))?;
+    // Watching a large library registers a watch per folder: done beside
+    // serving, so requests are answered meanwhile. The watcher lives until
+    // `_keep_watching` is dropped, when serving ends.
+    let (_keep_watching, until_done) = std::sync::mpsc::channel::<()>();
+    {
+        let (engine, clients, log) = (engine.clone(), clients.clone(), log.clone());
+        let runtime = tokio::runtime::Handle::current();
+        std::thread::spawn(move || {
+            let started = Instant::now();
+            match watch::LibraryWatcher::start(engine, clients, runtime, &roots, log.clone()) {
+                Ok(watcher) => {
+                    log(&format!(
+                        "watching for changes ({} ms to set up)",
+                        started.elapsed().as_millis()
+                    ));
+                    let _ = until_done.recv();
+                    drop(watcher);
+                }
+                Err(err) => log(&format!(
+                    "cannot watch the library: {err}; changes will not be seen"
+                )),
+            }
+        });
+    }
     match transport {
         Transport::Stdio => {
             log(&format!("serving {summary} over stdio"));

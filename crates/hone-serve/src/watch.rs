@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use notify::event::{AccessKind, AccessMode};
 use notify::{EventKind, RecommendedWatcher, RecursiveMode};
-use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
+use notify_debouncer_full::{DebounceEventResult, Debouncer, NoCache, new_debouncer_opt};
 
 use crate::engine::Engine;
 use crate::handler::Clients;
@@ -24,7 +24,7 @@ const DEBOUNCE: Duration = Duration::from_millis(150);
 
 /// Watches the library for as long as it lives.
 pub struct LibraryWatcher {
-    _debouncer: Debouncer<RecommendedWatcher, RecommendedCache>,
+    _debouncer: Debouncer<RecommendedWatcher, NoCache>,
 }
 
 impl LibraryWatcher {
@@ -37,7 +37,9 @@ impl LibraryWatcher {
         roots: &[std::path::PathBuf],
         log: Arc<dyn Fn(&str) + Send + Sync>,
     ) -> notify::Result<LibraryWatcher> {
-        let mut debouncer = new_debouncer(DEBOUNCE, None, move |result: DebounceEventResult| {
+        // Every change re-reads the library, so renames need no file-id cache
+        // (whose start-up walk stats every file of a large library).
+        let handler = move |result: DebounceEventResult| {
             let Ok(events) = result else { return };
             let relevant = events
                 .iter()
@@ -60,7 +62,14 @@ impl LibraryWatcher {
                 Ok(_) => {}
                 Err(err) => log(&format!("cannot re-read the library: {err}")),
             }
-        })?;
+        };
+        let mut debouncer = new_debouncer_opt::<_, RecommendedWatcher, NoCache>(
+            DEBOUNCE,
+            None,
+            handler,
+            NoCache,
+            notify::Config::default(),
+        )?;
         for root in roots {
             debouncer.watch(root, RecursiveMode::Recursive)?;
         }

@@ -93,8 +93,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             })
         }
     };
+    // Ranking and reading run on blocking threads; more of them than a few
+    // per core adds no throughput, only memory (each keeps its own heap).
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .max_blocking_threads(8)
         .build()?;
     let cancel = CancellationToken::new();
     let on_signal = cancel.clone();
