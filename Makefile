@@ -49,6 +49,7 @@ corpus: build
 
 bench:
 	HONE_CORPUS=$${HONE_CORPUS:-../shared/corpus} $(CARGO) bench -p hone-core
+	HONE_CORPUS=$${HONE_CORPUS:-../shared/corpus} $(CARGO) bench --profile dev -p hone-serve --bench serve
 
 fuzz:
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run parse_skill -- -max_total_time=$${FUZZ_SECONDS:-600}

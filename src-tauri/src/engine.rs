@@ -17,7 +17,7 @@ use hone_core::tokens::memo::LimitMemo;
 use hone_core::tokens::{self, Tokenizer};
 use hone_core::{catalog, render};
 
-use crate::views::{LibraryCosts, ResourceView, StageCosts, Substitution};
+use crate::views::{LibraryCosts, ResourceView, StageCosts};
 
 /// Styles of the preview frame (its policy allows inline styles only).
 pub const PREVIEW_STYLE: &str = "body{font:15px/1.55 system-ui,sans-serif;margin:16px;max-width:46em;color:#1d1d1f;background:#fff}pre,code{font-family:ui-monospace,monospace;font-size:13px}pre{background:#f3f3f5;padding:8px;overflow:auto}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}@media (prefers-color-scheme:dark){body{color:#e6e6e6;background:#1e1e20}pre{background:#2a2a2e}}";
@@ -207,18 +207,4 @@ pub fn resource_views(skill: &Skill, tokens: &HashMap<String, u64>) -> Vec<Resou
             tokens: tokens.get(&r.path).copied(),
         })
         .collect()
-}
-
-/// What the placeholders Claude Code replaces become for an example argument.
-pub fn substitutions(skill: &Skill, argument: &str) -> Vec<Substitution> {
-    vec![
-        Substitution {
-            placeholder: "$ARGUMENTS".into(),
-            becomes: argument.to_owned(),
-        },
-        Substitution {
-            placeholder: "${CLAUDE_SKILL_DIR}".into(),
-            becomes: skill.dir.to_string_lossy().into_owned(),
-        },
-    ]
 }

@@ -11,6 +11,7 @@ use hone_core::rank::highlight::FieldHighlight;
 use hone_core::rank::{Explanation, RankerKind};
 use hone_core::rules::Target;
 use hone_core::rules::compat::SkillCompat;
+use hone_core::substitute::Substitution;
 use hone_core::workspace::Stamp;
 use serde::{Deserialize, Serialize};
 
@@ -128,13 +129,6 @@ pub struct ResourceView {
     pub size: u64,
     pub is_text: bool,
     pub tokens: Option<u64>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Substitution {
-    pub placeholder: String,
-    pub becomes: String,
 }
 
 #[derive(Debug, Clone, Serialize)]

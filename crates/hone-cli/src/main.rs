@@ -39,6 +39,8 @@ enum Command {
     Pack(cmd::pack::Args),
     /// Safely import a skill pack into a folder.
     Unpack(cmd::unpack::Args),
+    /// Serve a library to agents over MCP (stdio, or Streamable HTTP with --http).
+    Serve(cmd::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
         Command::Model(args) => cmd::model::run(args),
         Command::Pack(args) => cmd::pack::run(args),
         Command::Unpack(args) => cmd::unpack::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
     };
     match result {
         Ok(code) => code,

@@ -37,6 +37,7 @@ pub mod rank;
 pub mod render;
 pub mod rules;
 pub mod skill;
+pub mod substitute;
 pub mod text;
 pub mod tokens;
 pub mod workspace;

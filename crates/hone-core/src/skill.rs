@@ -165,77 +165,6 @@ pub fn claude_code_respelling(key: &str) -> Option<&'static str> {
         .map(|f| f.key)
 }
 
-/// One placeholder Claude Code replaces when a skill is invoked, and what it
-/// becomes for an example argument string.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Substitution {
-    pub placeholder: String,
-    pub becomes: String,
-}
-
-/// The substitutions of an invocation `/name ARGS` (skills docs, "Pass
-/// arguments to skills"): `$ARGUMENTS` the whole string, `$ARGUMENTS[N]` and
-/// `$N` the N-th (0-based) shell-style word, `$name` the word of each named
-/// argument in order, and `${CLAUDE_SKILL_DIR}` the skill's folder.
-pub fn substitutions(skill: &Skill, arguments: &str) -> Vec<Substitution> {
-    let words = shell_words(arguments);
-    let mut out = vec![Substitution {
-        placeholder: "$ARGUMENTS".into(),
-        becomes: arguments.to_owned(),
-    }];
-    for (i, word) in words.iter().enumerate() {
-        for placeholder in [format!("$ARGUMENTS[{i}]"), format!("${i}")] {
-            out.push(Substitution {
-                placeholder,
-                becomes: word.clone(),
-            });
-        }
-    }
-    for (i, name) in skill.meta.argument_names().iter().enumerate() {
-        out.push(Substitution {
-            placeholder: format!("${name}"),
-            becomes: words.get(i).cloned().unwrap_or_default(),
-        });
-    }
-    out.push(Substitution {
-        placeholder: "${CLAUDE_SKILL_DIR}".into(),
-        becomes: skill.dir.to_string_lossy().into_owned(),
-    });
-    out
-}
-
-/// Words split on whitespace, with `"…"` and `'…'` grouping.
-fn shell_words(s: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut current = String::new();
-    let mut quote: Option<char> = None;
-    let mut started = false;
-    for c in s.chars() {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => current.push(c),
-            None if c == '"' || c == '\'' => {
-                quote = Some(c);
-                started = true;
-            }
-            None if c.is_whitespace() => {
-                if started {
-                    words.push(std::mem::take(&mut current));
-                    started = false;
-                }
-            }
-            None => {
-                current.push(c);
-                started = true;
-            }
-        }
-    }
-    if started {
-        words.push(current);
-    }
-    words
-}
-
 fn typed<T: DeserializeOwned>(json: serde_json::Value) -> Option<T> {
     serde_json::from_value(json).ok()
 }
@@ -429,27 +358,6 @@ mod tests {
         );
         let s = skill("---\nname: a\npaths:\n  - a/**\n  - b/**\n---\n");
         assert_eq!(s.meta.paths.as_deref().unwrap(), ["a/**", "b/**"]);
-    }
-
-    /// Claude Code skills docs, "Pass arguments to skills": named
-    /// `arguments` map positional words to `$name`.
-    #[test]
-    fn named_arguments_are_substituted() {
-        let s = skill("---\nname: a\narguments: issue branch\n---\nFix $issue on $branch.\n");
-        assert_eq!(s.meta.argument_names(), ["issue", "branch"]);
-        let subs = substitutions(&s, "123 \"feature x\"");
-        let get = |p: &str| {
-            subs.iter()
-                .find(|x| x.placeholder == p)
-                .map(|x| x.becomes.as_str())
-        };
-        assert_eq!(get("$ARGUMENTS"), Some("123 \"feature x\""));
-        assert_eq!(get("$issue"), Some("123"));
-        assert_eq!(get("$branch"), Some("feature x"));
-        assert_eq!(get("$ARGUMENTS[1]"), Some("feature x"));
-        assert_eq!(get("$0"), Some("123"));
-        let s = skill("---\nname: a\narguments: [file]\n---\n");
-        assert_eq!(s.meta.argument_names(), ["file"]);
     }
 
     /// Claude Code CHANGELOG 2.1.186: `display-name`, `default-enabled`,

@@ -7,5 +7,6 @@ pub mod pack;
 pub mod prompt;
 pub mod rule;
 pub mod search;
+pub mod serve;
 pub mod tokens;
 pub mod unpack;

@@ -47,8 +47,11 @@ pub type CachedEmbedding = SegmentedEmbedding;
 pub type EntryKey = [u8; 32];
 
 /// Default bound of a cache file. An entry takes about 30 KB (its token
-/// vectors are most of it), so this holds some 8,000 skills.
-pub const DEFAULT_MAX_BYTES: u64 = 256 * 1024 * 1024;
+/// vectors are most of it), so this holds some 20,000 skills: a served
+/// 10,000-skill library (`hone serve`) reopens without re-embedding, with
+/// room for its edits. At 256 MiB such a library evicted a quarter of itself
+/// on every open and re-embedded it on the next.
+pub const DEFAULT_MAX_BYTES: u64 = 640 * 1024 * 1024;
 
 const MAGIC: &[u8; 8] = b"HONE-EMB";
 const VERSION: u32 = 3;

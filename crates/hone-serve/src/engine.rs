@@ -1,0 +1,543 @@
+//! What the server answers, independent of the protocol: search, load and
+//! read over the current snapshot of the library, and reloading it.
+//!
+//! Ranking is `hone search`'s: the same ranker built by `hone_core::rank`
+//! over the same routing documents, the same default (hybrid where the
+//! embedding model is installed, else BM25) and the same thresholds. A reload
+//! re-reads the library and hands the ranker only the documents that changed,
+//! so an edit re-embeds one text.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock, RwLockReadGuard};
+use std::time::Instant;
+
+use hone_core::rank::{self, Ranker, RankerKind, RoutingDoc, hybrid::default_kind};
+use hone_core::substitute;
+use hone_core::tokens::Tokenizer;
+use serde::Serialize;
+
+use crate::catalog::{Catalog, CatalogOptions, Finding, LookupError, ServedSkill};
+use crate::uri;
+
+/// The most matches `search_skills` returns.
+pub const MAX_TOP_K: usize = 50;
+/// Matches when `top_k` is not given.
+pub const DEFAULT_TOP_K: usize = 5;
+/// The longest argument string `load_skill` and prompts accept.
+pub const MAX_ARGUMENTS_BYTES: usize = 16 * 1024;
+
+/// How to serve a library.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    pub catalog: CatalogOptions,
+    /// The ranker; `None` picks hybrid where the model is installed, else BM25.
+    pub ranker: Option<RankerKind>,
+    /// Selection threshold; `None` uses the ranker's default.
+    pub threshold: Option<f32>,
+    /// Embedding model folder for semantic and hybrid ranking.
+    pub model: Option<PathBuf>,
+}
+
+/// A request the engine refuses, with a message for the client.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error(transparent)]
+    Lookup(#[from] LookupError),
+    #[error("{0}")]
+    BadArgument(String),
+    #[error("{0}")]
+    Rank(#[from] rank::RankError),
+    #[error("reading {path}: {message}")]
+    Io { path: String, message: String },
+}
+
+struct State {
+    catalog: Arc<Catalog>,
+    ranker: Box<dyn Ranker>,
+}
+
+/// The served library: the current snapshot and its ranker.
+pub struct Engine {
+    options: ServeOptions,
+    kind: RankerKind,
+    threshold: f32,
+    state: RwLock<State>,
+    tokenizer: Tokenizer,
+    fallback: Option<String>,
+}
+
+/// One ranked skill.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchMatch {
+    pub name: String,
+    pub description: String,
+    /// Calibrated confidence in [0, 1].
+    pub confidence: f32,
+    /// Whether this match is the one the ranker selects (the top match when
+    /// its confidence reaches the threshold).
+    pub selected: bool,
+    pub uri: String,
+    /// Error-level findings, when the skill has any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<Finding>,
+}
+
+/// The answer to `search_skills`.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchResult {
+    pub query: String,
+    pub ranker: RankerKind,
+    pub threshold: f32,
+    pub selected: Option<String>,
+    pub matches: Vec<SearchMatch>,
+}
+
+/// A file of a loaded skill.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResourceInfo {
+    pub path: String,
+    pub uri: String,
+    pub size: u64,
+    pub mime_type: &'static str,
+}
+
+/// Token count of the rendered body.
+#[derive(Debug, Clone, Serialize)]
+pub struct TokenCount {
+    pub tokenizer: String,
+    pub count: usize,
+}
+
+/// The answer to `load_skill`.
+#[derive(Debug, Clone, Serialize)]
+pub struct LoadedSkill {
+    pub name: String,
+    pub uri: String,
+    pub description: String,
+    /// The body (without frontmatter) after Claude Code's substitutions.
+    pub body: String,
+    pub tokens: TokenCount,
+    pub resources: Vec<ResourceInfo>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<Finding>,
+}
+
+/// One file's bytes.
+#[derive(Debug, Clone)]
+pub struct FileContent {
+    pub uri: String,
+    pub mime_type: &'static str,
+    pub bytes: Vec<u8>,
+}
+
+/// What a reload changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Changes {
+    /// Skills added, removed or edited (their routing text or files).
+    pub skills: usize,
+    /// Whether the set of prompts (user-invocable skills) may differ.
+    pub prompts: bool,
+    /// How long the reload took (zero when nothing changed).
+    pub elapsed: std::time::Duration,
+}
+
+impl Engine {
+    /// Opens the library and builds its ranker. Semantic and hybrid ranking
+    /// embed what the on-disk cache lacks. An explicitly requested ranker
+    /// that cannot be built is an error; the default falls back to BM25.
+    pub fn open(options: ServeOptions) -> Result<Engine, String> {
+        let catalog = Catalog::open(&options.catalog)?;
+        let docs = routing_docs(&catalog);
+        let requested = options.ranker;
+        let mut kind = requested.unwrap_or_else(|| default_kind(options.model.as_deref()));
+        let mut fallback = None;
+        let ranker = match rank::build(kind, docs.clone(), options.model.as_deref(), &mut |_| {}) {
+            Ok(ranker) => ranker,
+            Err(err) if requested.is_none() && kind != RankerKind::Bm25 => {
+                fallback = Some(format!("{kind} ranking is unavailable ({err}); using bm25"));
+                kind = RankerKind::Bm25;
+                rank::build(kind, docs, None, &mut |_| {}).map_err(|e| e.to_string())?
+            }
+            Err(err) => return Err(err.to_string()),
+        };
+        let threshold = options
+            .threshold
+            .unwrap_or_else(|| ranker.default_threshold());
+        Ok(Engine {
+            options,
+            kind,
+            threshold,
+            state: RwLock::new(State {
+                catalog: Arc::new(catalog),
+                ranker,
+            }),
+            tokenizer: Tokenizer::o200k(),
+            fallback,
+        })
+    }
+
+    /// Why the default ranker could not be used, when it could not.
+    pub fn fallback(&self) -> Option<&str> {
+        self.fallback.as_deref()
+    }
+
+    pub fn kind(&self) -> RankerKind {
+        self.kind
+    }
+
+    pub fn threshold(&self) -> f32 {
+        self.threshold
+    }
+
+    fn read(&self) -> RwLockReadGuard<'_, State> {
+        // State is replaced whole under the lock; a poisoned lock still holds a consistent one.
+        self.state.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The current snapshot.
+    pub fn catalog(&self) -> Arc<Catalog> {
+        self.read().catalog.clone()
+    }
+
+    /// Ranks the library for `query`.
+    pub fn search(&self, query: &str, top_k: Option<i64>) -> Result<SearchResult, EngineError> {
+        let k = match top_k {
+            None => DEFAULT_TOP_K,
+            Some(k) if (1..=MAX_TOP_K as i64).contains(&k) => k as usize,
+            Some(k) => {
+                return Err(EngineError::BadArgument(format!(
+                    "top_k must be between 1 and {MAX_TOP_K}, not {k}"
+                )));
+            }
+        };
+        if query.trim().is_empty() {
+            return Err(EngineError::BadArgument("query is empty".into()));
+        }
+        let state = self.read();
+        let ranked = state.ranker.rank(query, k)?;
+        let chosen = rank::selected(&ranked, self.threshold).map(|m| m.key.clone());
+        let matches: Vec<SearchMatch> = ranked
+            .iter()
+            .filter_map(|m| {
+                let served = state.catalog.by_key(&m.key)?;
+                Some(SearchMatch {
+                    name: served.skill.id.clone(),
+                    description: served.description().to_owned(),
+                    confidence: m.confidence,
+                    selected: chosen.as_deref() == Some(m.key.as_str()),
+                    uri: served.uri(),
+                    findings: served.findings.clone(),
+                })
+            })
+            .collect();
+        Ok(SearchResult {
+            query: query.to_owned(),
+            ranker: self.kind,
+            threshold: self.threshold,
+            selected: matches.iter().find(|m| m.selected).map(|m| m.name.clone()),
+            matches,
+        })
+    }
+
+    /// A skill's body rendered for `arguments`, its token count and its files.
+    pub fn load(&self, name: &str, arguments: Option<&str>) -> Result<LoadedSkill, EngineError> {
+        let arguments = arguments.unwrap_or("");
+        if arguments.len() > MAX_ARGUMENTS_BYTES {
+            return Err(EngineError::BadArgument(format!(
+                "arguments are {} bytes long; at most {MAX_ARGUMENTS_BYTES} are accepted",
+                arguments.len()
+            )));
+        }
+        let catalog = self.catalog();
+        let served = catalog.resolve(name)?;
+        let body = render(served, arguments);
+        let count = self.tokenizer.count(&body);
+        Ok(LoadedSkill {
+            name: served.skill.id.clone(),
+            uri: served.uri(),
+            description: served.description().to_owned(),
+            body,
+            tokens: TokenCount {
+                tokenizer: self.tokenizer.name().to_owned(),
+                count,
+            },
+            resources: served
+                .skill
+                .resources
+                .iter()
+                .map(|r| ResourceInfo {
+                    path: r.path.clone(),
+                    uri: served.file_uri(&r.path),
+                    size: r.size,
+                    mime_type: uri::mime_type(&r.path, r.is_text),
+                })
+                .collect(),
+            findings: served.findings.clone(),
+        })
+    }
+
+    /// One file of a skill named by `name`, at `path` inside its folder.
+    pub fn read_skill_file(&self, name: &str, path: &str) -> Result<FileContent, EngineError> {
+        let catalog = self.catalog();
+        let served = catalog.resolve(name)?;
+        read_file(&catalog, served, path)
+    }
+
+    /// The file a `skill://` URI names.
+    pub fn read_uri(&self, uri_text: &str) -> Result<FileContent, EngineError> {
+        let catalog = self.catalog();
+        let (index, relative) = catalog.locate(uri_text)?;
+        read_file(&catalog, &catalog.skills[index], &relative)
+    }
+
+    /// Re-reads the library and updates the ranker with what changed.
+    pub fn reload(&self) -> Result<Changes, String> {
+        let started = Instant::now();
+        let catalog = Catalog::open(&self.options.catalog)?;
+        let old = self.catalog();
+        let changes = diff(&old, &catalog);
+        if changes.skills == 0 {
+            return Ok(changes);
+        }
+        let new_docs: HashMap<String, RoutingDoc> = routing_docs(&catalog)
+            .into_iter()
+            .map(|doc| (doc.key.clone(), doc))
+            .collect();
+        let old_docs: HashMap<String, RoutingDoc> = routing_docs(&old)
+            .into_iter()
+            .map(|doc| (doc.key.clone(), doc))
+            .collect();
+        let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
+        for key in old_docs.keys().filter(|k| !new_docs.contains_key(*k)) {
+            state.ranker.remove(key).map_err(|e| e.to_string())?;
+        }
+        for (key, doc) in new_docs {
+            if old_docs.get(&key) != Some(&doc) {
+                state.ranker.upsert(doc).map_err(|e| e.to_string())?;
+            }
+        }
+        state.catalog = Arc::new(catalog);
+        drop(state);
+        Ok(Changes {
+            elapsed: started.elapsed(),
+            ..changes
+        })
+    }
+}
+
+/// The body of a skill rendered as Claude Code renders it for `arguments`.
+pub fn render(served: &ServedSkill, arguments: &str) -> String {
+    substitute::render(&served.skill, arguments)
+}
+
+fn read_file(
+    catalog: &Catalog,
+    served: &ServedSkill,
+    relative: &str,
+) -> Result<FileContent, EngineError> {
+    let path = catalog.file_path(served, relative)?;
+    let relative = uri::check_relative(relative).map_err(LookupError::from)?;
+    let bytes = std::fs::read(&path).map_err(|e| EngineError::Io {
+        path: relative.clone(),
+        message: e.to_string(),
+    })?;
+    let is_text = std::str::from_utf8(&bytes).is_ok();
+    Ok(FileContent {
+        uri: served.file_uri(&relative),
+        mime_type: uri::mime_type(&relative, is_text),
+        bytes,
+    })
+}
+
+/// The routing documents of the served skills, keyed as the ranker keys them.
+pub fn routing_docs(catalog: &Catalog) -> Vec<RoutingDoc> {
+    catalog
+        .skills
+        .iter()
+        .map(|s| RoutingDoc::from_skill(&s.skill))
+        .collect()
+}
+
+/// Which skills differ between two snapshots: text, files or findings.
+fn diff(old: &Catalog, new: &Catalog) -> Changes {
+    type Fingerprint<'a> = (&'a str, Vec<(&'a str, u64)>, usize, bool);
+    fn prints(catalog: &Catalog) -> HashMap<&str, Fingerprint<'_>> {
+        catalog
+            .skills
+            .iter()
+            .map(|s| {
+                let files = s
+                    .skill
+                    .resources
+                    .iter()
+                    .map(|r| (r.path.as_str(), r.size))
+                    .collect();
+                (
+                    s.skill_path.as_str(),
+                    (s.skill.text(), files, s.findings.len(), s.user_invocable()),
+                )
+            })
+            .collect()
+    }
+    let (before, after) = (prints(old), prints(new));
+    let mut changes = Changes::default();
+    for (path, print) in &after {
+        match before.get(path) {
+            Some(old_print) if old_print == print => {}
+            Some(old_print) => {
+                changes.skills += 1;
+                // A prompt carries the body and description: any edit may change it.
+                changes.prompts |= print.3 || old_print.3;
+            }
+            None => {
+                changes.skills += 1;
+                changes.prompts |= print.3;
+            }
+        }
+    }
+    for (path, print) in &before {
+        if !after.contains_key(path) {
+            changes.skills += 1;
+            changes.prompts |= print.3;
+        }
+    }
+    changes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hone_core::rules::Target;
+    use std::fs;
+    use std::path::Path;
+
+    fn write(path: &Path, text: &str) {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+
+    fn engine(root: &Path) -> Engine {
+        Engine::open(ServeOptions {
+            catalog: CatalogOptions {
+                roots: vec![root.to_path_buf()],
+                target: Target::Agentskills,
+                strict: false,
+            },
+            ranker: Some(RankerKind::Bm25),
+            threshold: None,
+            model: None,
+        })
+        .unwrap()
+    }
+
+    fn library() -> (tempfile::TempDir, PathBuf) {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("lib");
+        write(
+            &root.join("pdf/SKILL.md"),
+            "---\nname: pdf\ndescription: Extract text and tables from PDF files. Use when a PDF is mentioned.\n---\nRead $0 with ${CLAUDE_SKILL_DIR}/scripts/x.py\n",
+        );
+        write(&root.join("pdf/scripts/x.py"), "print(1)\n");
+        write(
+            &root.join("commit/SKILL.md"),
+            "---\nname: commit\ndescription: Write git commit messages. Use when committing changes.\n---\nCommit.\n",
+        );
+        (tmp, root)
+    }
+
+    #[test]
+    fn search_ranks_with_the_configured_ranker() {
+        let (_tmp, root) = library();
+        let engine = engine(&root);
+        let result = engine.search("extract tables from a pdf", Some(3)).unwrap();
+        assert_eq!(result.ranker, RankerKind::Bm25);
+        assert_eq!(result.matches[0].name, "pdf");
+        assert_eq!(result.matches[0].uri, "skill://pdf/SKILL.md");
+        assert_eq!(
+            result.selected.as_deref(),
+            result
+                .matches
+                .iter()
+                .find(|m| m.selected)
+                .map(|m| m.name.as_str())
+        );
+    }
+
+    #[test]
+    fn argument_errors_are_clear() {
+        let (_tmp, root) = library();
+        let engine = engine(&root);
+        let err = engine.search("pdf", Some(0)).unwrap_err().to_string();
+        assert!(err.contains("top_k must be between 1 and 50"), "{err}");
+        assert!(engine.search("pdf", Some(51)).is_err());
+        assert!(
+            engine
+                .search("  ", None)
+                .unwrap_err()
+                .to_string()
+                .contains("empty")
+        );
+        let long = "x".repeat(20_000);
+        assert!(
+            engine
+                .search(&long, None)
+                .unwrap_err()
+                .to_string()
+                .contains("bytes")
+        );
+        let err = engine.load("nope", None).unwrap_err().to_string();
+        assert!(err.contains("no skill named `nope`"), "{err}");
+        let err = engine
+            .read_skill_file("pdf", "../commit/SKILL.md")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("climbs out"), "{err}");
+        let err = engine
+            .read_skill_file("pdf", "/etc/passwd")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("absolute"), "{err}");
+    }
+
+    #[test]
+    fn load_substitutes_and_counts() {
+        let (_tmp, root) = library();
+        let engine = engine(&root);
+        let loaded = engine.load("pdf", Some("report.pdf")).unwrap();
+        assert!(
+            loaded.body.starts_with("Read report.pdf with "),
+            "{}",
+            loaded.body
+        );
+        assert!(loaded.body.contains("/pdf/scripts/x.py"));
+        assert_eq!(loaded.tokens.tokenizer, "o200k");
+        assert!(loaded.tokens.count > 0);
+        assert_eq!(loaded.resources[0].uri, "skill://pdf/scripts/x.py");
+        let file = engine.read_skill_file("pdf", "scripts/x.py").unwrap();
+        assert_eq!(file.bytes, b"print(1)\n");
+        assert_eq!(file.mime_type, "text/x-python");
+    }
+
+    #[test]
+    fn reload_sees_edits() {
+        let (_tmp, root) = library();
+        let engine = engine(&root);
+        assert_eq!(engine.reload().unwrap(), Changes::default());
+        write(
+            &root.join("commit/SKILL.md"),
+            "---\nname: commit\ndescription: Bake sourdough bread. Use when baking.\n---\nBake.\n",
+        );
+        let changes = engine.reload().unwrap();
+        assert_eq!(changes.skills, 1);
+        assert!(changes.elapsed > std::time::Duration::ZERO);
+        assert!(changes.prompts);
+        assert_eq!(
+            engine.search("bake sourdough", None).unwrap().matches[0].name,
+            "commit"
+        );
+        fs::remove_dir_all(root.join("pdf")).unwrap();
+        assert_eq!(engine.reload().unwrap().skills, 1);
+        assert!(engine.load("pdf", None).is_err());
+    }
+}

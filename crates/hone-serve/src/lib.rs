@@ -1,0 +1,154 @@
+//! # hone-serve
+//!
+//! Serves a library of agent skills to agents over MCP, so that what an
+//! author tunes in Hone (routing text, thresholds, eval suites) is exactly
+//! what the agent gets at run time.
+//!
+//! - [`catalog`]: the library as served: `skill://` paths, findings, SEP-2640 entries;
+//! - [`engine`]: search (Hone's rankers), load (Claude Code's substitutions), read, reload;
+//! - [`handler`]: the MCP surface on rmcp: resources, `skills/list`, `skills/get`,
+//!   `resources/directory/read`, tools and prompts;
+//! - [`stdio`], [`http`]: the two transports, with the checks each needs;
+//! - [`watch`]: file changes become list-changed notifications;
+//! - [`config`]: snippets that register the server with a client.
+//!
+//! The CLI's `hone serve` is a thin adapter over [`run`]; the app can embed
+//! the same server.
+
+pub mod catalog;
+pub mod config;
+pub mod engine;
+pub mod handler;
+pub mod http;
+pub mod stdio;
+pub mod uri;
+pub mod watch;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use rmcp::ServiceExt;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+pub use engine::{Engine, ServeOptions};
+pub use http::HttpOptions;
+
+use handler::{Clients, SkillServer};
+
+/// Where to serve.
+#[derive(Debug, Clone)]
+pub enum Transport {
+    Stdio,
+    Http(HttpOptions),
+}
+
+/// Opens the library, then serves it until stdin closes (stdio) or `cancel`
+/// fires. `log` receives one line when the server is ready and one per reload.
+pub async fn run(
+    options: ServeOptions,
+    transport: Transport,
+    cancel: CancellationToken,
+    log: impl Fn(&str) + Send + Sync + 'static,
+) -> Result<(), String> {
+    let log: Arc<dyn Fn(&str) + Send + Sync> = Arc::new(log);
+    if let Transport::Http(http_options) = &transport {
+        http::check_address(http_options)?;
+    }
+    let started = Instant::now();
+    let roots = options.catalog.roots.clone();
+    let engine = tokio::task::spawn_blocking(move || Engine::open(options))
+        .await
+        .map_err(|e| e.to_string())??;
+    let engine = Arc::new(engine);
+    if let Some(fallback) = engine.fallback() {
+        log(fallback);
+    }
+    let catalog = engine.catalog();
+    for excluded in &catalog.excluded {
+        log(&format!(
+            "not serving {}: {}",
+            excluded.path.display(),
+            excluded.reason
+        ));
+    }
+    for problem in &catalog.problems {
+        log(&format!("warning: {problem}"));
+    }
+    let summary = format!(
+        "{} skill(s), {} ranking (threshold {:.2}), ready in {} ms",
+        catalog.skills.len(),
+        engine.kind(),
+        engine.threshold(),
+        started.elapsed().as_millis()
+    );
+    drop(catalog);
+    let clients = Clients::default();
+    // Watching a large library registers a watch per folder: done beside
+    // serving, so requests are answered meanwhile. The watcher lives until
+    // `_keep_watching` is dropped, when serving ends.
+    let (_keep_watching, until_done) = std::sync::mpsc::channel::<()>();
+    {
+        let (engine, clients, log) = (engine.clone(), clients.clone(), log.clone());
+        let runtime = tokio::runtime::Handle::current();
+        std::thread::spawn(move || {
+            let started = Instant::now();
+            match watch::LibraryWatcher::start(engine, clients, runtime, &roots, log.clone()) {
+                Ok(watcher) => {
+                    log(&format!(
+                        "watching for changes ({} ms to set up)",
+                        started.elapsed().as_millis()
+                    ));
+                    let _ = until_done.recv();
+                    drop(watcher);
+                }
+                Err(err) => log(&format!(
+                    "cannot watch the library: {err}; changes will not be seen"
+                )),
+            }
+        });
+    }
+    match transport {
+        Transport::Stdio => {
+            log(&format!("serving {summary} over stdio"));
+            serve_stdio(engine, clients, cancel).await
+        }
+        Transport::Http(http_options) => {
+            http::serve(engine, clients, http_options, cancel, |addr| {
+                log(&format!(
+                    "serving {summary} at http://{addr}{}",
+                    http::ENDPOINT
+                ))
+            })
+            .await
+        }
+    }
+}
+
+async fn serve_stdio(
+    engine: Arc<Engine>,
+    clients: Clients,
+    cancel: CancellationToken,
+) -> Result<(), String> {
+    let (ours, theirs) = tokio::io::duplex(1 << 16);
+    let (from_server, to_server) = tokio::io::split(ours);
+    let (out, lines) = mpsc::channel(64);
+    let writer = tokio::spawn(stdio::write_lines(tokio::io::stdout(), lines));
+    tokio::spawn(stdio::filter_input(
+        tokio::io::stdin(),
+        to_server,
+        out.clone(),
+    ));
+    tokio::spawn(stdio::forward_output(from_server, out));
+    let service = SkillServer::new(engine, clients)
+        .serve(theirs)
+        .await
+        .map_err(|e| format!("the client did not initialize: {e}"))?;
+    tokio::select! {
+        _ = service.waiting() => {}
+        _ = cancel.cancelled() => {}
+    }
+    // Let the last answers reach stdout.
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), writer).await;
+    Ok(())
+}
