@@ -268,9 +268,10 @@ impl Harness {
             serde_json::json!({ "application": env!("CARGO_BIN_EXE_hone-app") }),
         );
         // tauri-driver accepts connections before the WebKitWebDriver it starts
-        // is listening, so a first attempt can be cut off: retry for a while.
+        // is listening, so a first attempt can be cut off: retry, for as long
+        // as a process may take to start on a loaded machine.
         let url = format!("http://127.0.0.1:{}", self.driver_port);
-        let mut attempts = 0;
+        let started = Instant::now();
         let client = loop {
             let connector = hyper_util::client::legacy::connect::HttpConnector::new();
             match ClientBuilder::new(connector)
@@ -279,8 +280,7 @@ impl Harness {
                 .await
             {
                 Ok(client) => break client,
-                Err(err) if attempts < 20 => {
-                    attempts += 1;
+                Err(err) if started.elapsed() < STARTUP_TIMEOUT => {
                     eprintln!("WebDriver session not ready ({err}); retrying");
                     tokio::time::sleep(Duration::from_millis(500)).await;
                 }
