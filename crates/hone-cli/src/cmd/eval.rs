@@ -8,11 +8,9 @@ use anstream::println;
 use anstyle::{AnsiColor, Style};
 use hone_core::eval::report::{Comparison, METRIC_NAMES, MetricValues};
 use hone_core::eval::{self, Gate, Identities, Report, RunOptions, Suite, suite::suite_files};
-use hone_core::rank::RankerKind;
-use hone_core::rank::hybrid::default_kind;
 use serde::Serialize;
 
-use super::search::{LazyBar, build_ranker, open_library, parse_ranker, parse_threshold};
+use super::search::{LazyBar, RankingArgs, build_ranker, open_library};
 
 #[derive(clap::Args)]
 #[command(after_help = "\
@@ -30,15 +28,8 @@ pub struct Args {
     /// Suite files or folders of suites.
     #[arg(value_name = "SUITE", required = true)]
     suites: Vec<PathBuf>,
-    /// bm25, semantic or hybrid [default: hybrid where an embedding model is installed, else bm25].
-    #[arg(long, value_name = "RANKER", value_parser = parse_ranker)]
-    ranker: Option<RankerKind>,
-    /// Confidence at which a match is selected [default: the ranker's].
-    #[arg(long, value_name = "X", value_parser = parse_threshold)]
-    threshold: Option<f32>,
-    /// Embedding model folder, for the semantic ranker [default: the installed model].
-    #[arg(long, value_name = "DIR")]
-    model: Option<PathBuf>,
+    #[command(flatten)]
+    ranking: RankingArgs,
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// An earlier JSON report: list the cases that improved or regressed and the metric deltas.
@@ -107,12 +98,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let library = open_library(&args.library)?;
     let suites = eval::resolve_suites(&suites, &Identities::from_library(&library))?;
-    let kind = args
-        .ranker
-        .unwrap_or_else(|| default_kind(args.model.as_deref()));
-    let ranker = build_ranker(kind, &library, args.model.as_deref())?;
+    let ranking = &args.ranking;
+    let ranker = build_ranker(ranking.kind(), &library, ranking.model.as_deref())?;
     let options = RunOptions {
-        threshold: args.threshold.unwrap_or_else(|| ranker.default_threshold()),
+        threshold: ranking
+            .threshold
+            .unwrap_or_else(|| ranker.default_threshold()),
         library: args.library.display().to_string(),
     };
     let mut bar = LazyBar::new("evaluating");

@@ -28,18 +28,11 @@ pub struct Args {
     /// How many skills to list.
     #[arg(long, value_name = "N", default_value_t = 5)]
     top: usize,
-    /// bm25, semantic or hybrid [default: hybrid where an embedding model is installed, else bm25].
-    #[arg(long, value_name = "RANKER", value_parser = parse_ranker)]
-    ranker: Option<RankerKind>,
-    /// Confidence at which a match is selected [default: the ranker's].
-    #[arg(long, value_name = "X", value_parser = parse_threshold)]
-    threshold: Option<f32>,
+    #[command(flatten)]
+    ranking: RankingArgs,
     /// Show which words matched where, and how much each contributed.
     #[arg(long)]
     explain: bool,
-    /// Embedding model folder, for the semantic ranker [default: the installed model].
-    #[arg(long, value_name = "DIR")]
-    model: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
 }
@@ -50,11 +43,34 @@ enum Format {
     Json,
 }
 
-pub(crate) fn parse_ranker(s: &str) -> Result<RankerKind, String> {
+/// How a command ranks: the options `hone search`, `hone eval` and
+/// `hone serve` share.
+#[derive(clap::Args)]
+pub(crate) struct RankingArgs {
+    /// bm25, semantic or hybrid [default: hybrid where an embedding model is installed, else bm25].
+    #[arg(long, value_name = "RANKER", value_parser = parse_ranker)]
+    pub ranker: Option<RankerKind>,
+    /// Confidence at which the top match is selected [default: the ranker's].
+    #[arg(long, value_name = "X", value_parser = parse_threshold)]
+    pub threshold: Option<f32>,
+    /// Embedding model folder, for semantic and hybrid ranking [default: the installed model].
+    #[arg(long, value_name = "DIR")]
+    pub model: Option<PathBuf>,
+}
+
+impl RankingArgs {
+    /// The ranker asked for, else the default for the model at hand.
+    pub fn kind(&self) -> RankerKind {
+        self.ranker
+            .unwrap_or_else(|| default_kind(self.model.as_deref()))
+    }
+}
+
+fn parse_ranker(s: &str) -> Result<RankerKind, String> {
     s.parse()
 }
 
-pub(crate) fn parse_threshold(s: &str) -> Result<f32, String> {
+fn parse_threshold(s: &str) -> Result<f32, String> {
     match s.trim().parse::<f32>() {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
         _ => Err(format!("`{s}` is not a confidence between 0 and 1")),
@@ -153,17 +169,17 @@ struct MatchOutput<'a> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let library = open_library(&args.library)?;
-    let kind = args
-        .ranker
-        .unwrap_or_else(|| default_kind(args.model.as_deref()));
-    let ranker = build_ranker(kind, &library, args.model.as_deref())?;
-    let threshold = args.threshold.unwrap_or_else(|| ranker.default_threshold());
+    let ranking = &args.ranking;
+    let ranker = build_ranker(ranking.kind(), &library, ranking.model.as_deref())?;
+    let threshold = ranking
+        .threshold
+        .unwrap_or_else(|| ranker.default_threshold());
     let matches = ranker.rank(&args.query, args.top)?;
     let chosen = selected(&matches, threshold).map(|m| m.id.as_str());
     if args.format == Format::Json {
         let output = SearchOutput {
             query: &args.query,
-            ranker: kind,
+            ranker: ranker.kind(),
             threshold,
             selected: chosen,
             matches: matches

@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anstream::{eprintln, print};
-use hone_core::rank::RankerKind;
 use hone_core::rules::Target;
 use hone_serve::catalog::CatalogOptions;
 use hone_serve::config::{Client, Registration, TOKEN_ENV, snippet};
@@ -13,7 +12,7 @@ use hone_serve::{HttpOptions, ServeOptions, Transport};
 use tokio_util::sync::CancellationToken;
 
 use crate::cmd::check::target_parser;
-use crate::cmd::search::{parse_ranker, parse_threshold};
+use crate::cmd::search::RankingArgs;
 
 #[derive(clap::Args)]
 #[command(after_help = "\
@@ -37,15 +36,8 @@ pub struct Args {
     /// A browser origin allowed to call the HTTP server besides its own (repeatable).
     #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "http")]
     allow_origin: Vec<String>,
-    /// bm25, semantic or hybrid [default: hybrid where an embedding model is installed, else bm25].
-    #[arg(long, value_name = "RANKER", value_parser = parse_ranker)]
-    ranker: Option<RankerKind>,
-    /// Confidence at which the top match is selected [default: the ranker's].
-    #[arg(long, value_name = "X", value_parser = parse_threshold)]
-    threshold: Option<f32>,
-    /// Embedding model folder, for semantic and hybrid ranking [default: the installed model].
-    #[arg(long, value_name = "DIR")]
-    model: Option<PathBuf>,
+    #[command(flatten)]
+    ranking: RankingArgs,
     /// Whose rules decide which findings are errors.
     #[arg(long, default_value = "agentskills", value_parser = target_parser())]
     target: Target,
@@ -73,9 +65,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             target: args.target,
             strict: args.strict,
         },
-        ranker: args.ranker,
-        threshold: args.threshold,
-        model: args.model.clone(),
+        ranker: args.ranking.ranker,
+        threshold: args.ranking.threshold,
+        model: args.ranking.model.clone(),
     };
     let transport = match args.http {
         None => Transport::Stdio,
@@ -118,13 +110,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn print_config(client: &str, args: &Args, roots: Vec<PathBuf>) -> anyhow::Result<ExitCode> {
     let client: Client = client.parse().map_err(anyhow::Error::msg)?;
     let mut options = Vec::new();
-    if let Some(ranker) = args.ranker {
+    if let Some(ranker) = args.ranking.ranker {
         options.extend(["--ranker".to_owned(), ranker.to_string()]);
     }
-    if let Some(threshold) = args.threshold {
+    if let Some(threshold) = args.ranking.threshold {
         options.extend(["--threshold".to_owned(), threshold.to_string()]);
     }
-    if let Some(model) = &args.model {
+    if let Some(model) = &args.ranking.model {
         let model = model.canonicalize().unwrap_or_else(|_| model.clone());
         options.extend(["--model".to_owned(), model.to_string_lossy().into_owned()]);
     }
