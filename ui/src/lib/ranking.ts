@@ -5,6 +5,15 @@ import type { Comparison, OpenRank, RoutingField } from './ipc';
 /** The tabs of the right-hand pane. */
 export type InspectorTab = 'preview' | 'costs' | 'clients' | 'query' | 'evals';
 
+/** The tabs in their order, with their labels. */
+export const INSPECTOR_TABS: readonly { key: InspectorTab; label: string }[] = [
+  { key: 'preview', label: 'Preview' },
+  { key: 'costs', label: 'Token costs' },
+  { key: 'clients', label: 'Clients' },
+  { key: 'query', label: 'Test query' },
+  { key: 'evals', label: 'Evals' },
+];
+
 export interface RankMove {
   text: string;
   tone: 'better' | 'worse' | 'same';
