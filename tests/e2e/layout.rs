@@ -9,7 +9,7 @@ use fantoccini::key::Key;
 
 use crate::harness::{App, Harness};
 
-const TABS: [&str; 5] = ["preview", "costs", "clients", "query", "evals"];
+const TABS: [&str; 6] = ["preview", "costs", "clients", "query", "evals", "problems"];
 
 #[test]
 fn the_layout_and_theme_story() {
@@ -66,6 +66,16 @@ async fn story(harness: &Harness) {
         .await;
         assert_eq!(ok, serde_json::json!(true), "{control} is cut at 1,024 px");
     }
+    // The library's problems, for the target chosen.
+    app.click("[data-testid=tab-problems]").await;
+    app.wait_for_text(
+        "[data-testid=health-totals]",
+        &format!("of {}", harness.skill_count()),
+    )
+    .await;
+    app.select("[data-testid=health-target]", "claude-api")
+        .await;
+    app.wait_for("[data-testid=health-skills]").await;
     app.click("[data-testid=tab-preview]").await;
 
     // The tabs from the keyboard: arrows move the selection and the focus.
@@ -75,7 +85,7 @@ async fn story(harness: &Harness) {
         .await;
     assert!(app.focus_is_in("[data-testid=tab-costs]").await);
     app.type_keys(&String::from(char::from(Key::End))).await;
-    app.wait_for("[data-testid=tab-evals][aria-selected=true]")
+    app.wait_for("[data-testid=tab-problems][aria-selected=true]")
         .await;
     app.type_keys(&String::from(char::from(Key::Home))).await;
     app.wait_for("[data-testid=tab-preview][aria-selected=true]")

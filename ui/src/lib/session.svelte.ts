@@ -49,6 +49,8 @@ export class Session {
   conflict = $state<Conflict | null>(null);
   message = $state<string | null>(null);
   busy = $state<string | null>('Opening the library…');
+  /** Whose rules decide which findings are errors in the library's Problems panel. */
+  target = $state<ipc.Target>('all');
   /** The engine's progress on a long task (embedding, an eval run, an export). */
   progress = $state<Progress | null>(null);
 
