@@ -149,6 +149,9 @@ async fn story(harness: &Harness) {
         for tab in TABS {
             app.click(&format!("[data-testid=tab-{tab}]")).await;
             app.wait_for_visible(&format!("#panel-{tab}")).await;
+            if tab == "problems" {
+                app.wait_for("[data-testid=health-totals]").await;
+            }
             app.screenshot(&format!("panel-{tab}-{theme}")).await;
         }
     }
