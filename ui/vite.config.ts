@@ -16,5 +16,7 @@ export default defineConfig({
   },
   test: {
     include: ['src/**/*.test.ts'],
+    // The contrast test reads the design tokens from the stylesheet itself.
+    css: { include: [/app\.css/] },
   },
 });

@@ -2,6 +2,7 @@
 // permissions) and the app (to test that the list matches the handlers).
 pub const COMMANDS: &[&str] = &[
     "startup",
+    "library_health",
     "mark_ready",
     "open_library",
     "forget_recent",

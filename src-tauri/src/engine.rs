@@ -33,9 +33,15 @@ pub const DEFAULT_TOKENIZER: &str = "o200k";
 /// in the user's cache (shared with `hone check`), so that reopening a large
 /// library tokenizes nothing that has not changed.
 pub fn check_library(library: &Library) -> Vec<Vec<Diagnostic>> {
+    check_library_for(library, TARGET)
+}
+
+/// The findings of every skill of `library` for `target` (which decides
+/// which findings are errors), by skill index.
+pub fn check_library_for(library: &Library, target: Target) -> Vec<Vec<Diagnostic>> {
     let memo = LimitMemo::default_path().map_or_else(LimitMemo::in_memory, |p| LimitMemo::open(&p));
     let found =
-        background_pool().install(|| rules::check_library_with(library, TARGET, Some(&memo)));
+        background_pool().install(|| rules::check_library_with(library, target, Some(&memo)));
     // A cache that cannot be written only makes the next check slower.
     let _ = memo.save();
     let mut by_path: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();

@@ -9,6 +9,7 @@
 
 mod commands;
 mod engine;
+mod health;
 mod packs;
 mod panel;
 mod routing;
@@ -46,6 +47,7 @@ pub fn run() {
         .on_window_event(commands::on_window_event)
         .invoke_handler(tauri::generate_handler![
             commands::startup,
+            health::library_health,
             commands::mark_ready,
             commands::open_library,
             commands::forget_recent,

@@ -42,6 +42,7 @@ pub struct Harness {
     library: PathBuf,
     _scratch: tempfile::TempDir,
     _config: tempfile::TempDir,
+    _webview_data: tempfile::TempDir,
     screenshots: PathBuf,
 }
 
@@ -191,6 +192,9 @@ impl Harness {
             }
         };
         let config = tempfile::tempdir().unwrap();
+        // The webview's own storage (the window's remembered layout and
+        // theme) is private to each run: one test's choices never leak into another's.
+        let webview_data = tempfile::tempdir().unwrap();
         let driver_port = free_port();
         let mut driver = Command::new(tool("tauri-driver"));
         if let Painting::Plain = painting {
@@ -204,6 +208,7 @@ impl Harness {
             .env("DISPLAY", format!(":{display}"))
             .env("HONE_LIBRARY", &library)
             .env("HONE_CONFIG_DIR", config.path())
+            .env("XDG_DATA_HOME", webview_data.path())
             // A plain, predictable theme and no accessibility bus under Xvfb.
             .env("GTK_THEME", "Adwaita")
             .env("NO_AT_BRIDGE", "1")
@@ -228,6 +233,7 @@ impl Harness {
             library,
             _scratch: scratch,
             _config: config,
+            _webview_data: webview_data,
             screenshots,
         })
     }
@@ -452,6 +458,8 @@ impl App {
     /// Puts the caret at the end of the editor line containing `needle`.
     /// CodeMirror wraps long lines and End stops at each wrap point first, so
     /// End is pressed once per visual row (a few presses past the end are harmless).
+    /// The line is scrolled into view first, as a reader would: the
+    /// frontmatter does not wrap, so the text may be scrolled sideways.
     pub async fn click_line_end(&self, needle: &str) {
         let lines = answered(
             "find the editor lines",
@@ -464,9 +472,19 @@ impl App {
                 .await
                 .is_ok_and(|t| t.contains(needle))
             {
-                answered("click an editor line", line.click())
-                    .await
-                    .unwrap();
+                let element = serde_json::to_value(&line).unwrap();
+                self.script(
+                    "arguments[0].scrollIntoView({ block: 'nearest', inline: 'start' })",
+                    vec![element],
+                )
+                .await;
+                if let Err(e) = answered("click an editor line", line.click()).await {
+                    self.screenshot("failure").await;
+                    panic!(
+                        "click the editor line with {needle:?}: {e} (see {})",
+                        self.screenshots.join("failure.png").display()
+                    );
+                }
                 let end = String::from(char::from(Key::End));
                 self.type_keys(&end.repeat(4)).await;
                 return;
@@ -694,6 +712,28 @@ impl App {
             }
             Ok(Err(e)) => eprintln!("e2e: no screenshot {name}: {e}"),
             Err(_) => eprintln!("e2e: no screenshot {name}: no answer in {STEP_TIMEOUT:?}"),
+        }
+    }
+
+    /// Resizes the window (its outer size; under Xvfb there is no frame) and
+    /// returns the page's size once it has followed: `[innerWidth, innerHeight]`.
+    pub async fn resize(&self, width: u32, height: u32) -> (u64, u64) {
+        answered(
+            format_args!("resize to {width}x{height}"),
+            self.client.set_window_size(width, height),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("resize to {width}x{height}: {e}"));
+        let deadline = Instant::now() + STEP_TIMEOUT;
+        loop {
+            let size = self
+                .script("return [window.innerWidth, window.innerHeight]", vec![])
+                .await;
+            let (w, h) = (size[0].as_u64().unwrap(), size[1].as_u64().unwrap());
+            if w <= u64::from(width) && h <= u64::from(height) || Instant::now() > deadline {
+                return (w, h);
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
 

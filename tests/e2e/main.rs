@@ -16,6 +16,8 @@
 
 mod harness;
 mod integrity;
+mod keyboard;
+mod layout;
 mod listing;
 mod measure;
 mod tuning;

@@ -116,6 +116,10 @@ async fn measure(harness: &Harness, skill: &Path) {
             .unwrap_or_default();
         in_app.extend(number_after(&shown, "costs: "));
     }
+    assert!(
+        !in_app.is_empty(),
+        "the window showed no edit-to-findings time (status line)"
+    );
     println!(
         "figures: keystroke to fresh findings and costs on {}, measured in the window: median {} ms, all {in_app:?}",
         skill.display(),
@@ -161,6 +165,10 @@ async fn measure(harness: &Harness, skill: &Path) {
             .unwrap_or_default();
         in_app.extend(number_after(&shown, "keystroke to list "));
     }
+    assert!(
+        !in_app.is_empty(),
+        "the window showed no keystroke-to-list time (status line)"
+    );
     println!(
         "figures: test-query keystroke to re-ranked list (BM25, {} skills), measured in the window: median {} ms, all {in_app:?}",
         harness.skill_count_deep(),

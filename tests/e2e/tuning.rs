@@ -88,6 +88,9 @@ async fn story(harness: &Harness) {
     app.click("[data-testid=run-eval]").await;
     app.wait_for_text("[data-metric=p_at_1] [data-testid=metric-value]", "0.500")
         .await;
+    // The failing case says why in its row.
+    app.wait_for("[data-testid=case-row] [data-testid=case-failure]")
+        .await;
     app.click("[data-skill=e2e-dates]").await;
     app.wait_for_text("[data-testid=editor]", "Formats calendar dates")
         .await;
@@ -106,6 +109,12 @@ async fn story(harness: &Harness) {
         "the run used the unsaved text; nothing was saved"
     );
     app.screenshot("eval-improved").await;
+    // "What did my edit change": the count filters to the changed case, marked ↑.
+    app.click("[data-testid=improved-count]").await;
+    app.wait_for_count("[data-testid=case-row]", 1).await;
+    app.wait_for("[data-testid=case-row][data-change=improved]")
+        .await;
+    app.click("[data-testid=changed-only]").await;
 
     // The panel shows the open skill moving up with the edit, and adds a case.
     app.click("[data-testid=tab-query]").await;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Case, CaseReport } from './ipc';
-import { caseNames, resultFor, shownInFailuresOnly, unknownByCase } from './cases';
+import { caseNames, changeOf, resultFor, shownInFailuresOnly, unknownByCase } from './cases';
 
 const kase = (query: string, expect: string[] | null, reject: string[] = []): Case => ({ query, expect, reject, kinds: [], line: 0 });
 const report = (query: string, expect: string[] | null, passed: boolean): CaseReport => ({
@@ -42,5 +42,16 @@ describe('eval cases', () => {
     expect(resultFor(results, 0, kase('new', ['x']), true)).toBeNull();
     // An edited case has no result yet.
     expect(resultFor(results, 1, kase('b', ['z']), true)).toBeNull();
+  });
+});
+
+describe('changeOf', () => {
+  const change = (query: string) => ({ suite: 's', query, old_passed: false, new_passed: true, old_rank: null, new_rank: 1 });
+  it('marks a case improved or regressed since the previous run', () => {
+    const comparison = { improved: [change('a')], regressed: [change('b')] };
+    expect(changeOf(comparison, 'a')).toBe('improved');
+    expect(changeOf(comparison, 'b')).toBe('regressed');
+    expect(changeOf(comparison, 'c')).toBeNull();
+    expect(changeOf(null, 'a')).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 // Eval cases as the panel lists them: the skill names they use, which of
 // those the library lacks, and which rows "Failures only" keeps.
 
-import type { Case, CaseReport } from './ipc';
+import type { Case, CaseReport, Comparison } from './ipc';
 
 /** Every skill name a case uses (expected and rejected). */
 export function caseNames(c: Case): string[] {
@@ -36,4 +36,12 @@ export function resultFor(results: readonly CaseReport[], index: number, c: Case
   if (!suiteChanged) return results[index] ?? null;
   const same = (a: readonly string[] | null, b: readonly string[] | null) => JSON.stringify(a) === JSON.stringify(b);
   return results.find((r) => r.query === c.query && same(r.expect, c.expect) && same(r.reject, c.reject)) ?? null;
+}
+
+/** How the last run changed case `query` against the run before: improved (↑), regressed (↓) or neither. */
+export function changeOf(comparison: Pick<Comparison, 'improved' | 'regressed'> | null, query: string): 'improved' | 'regressed' | null {
+  if (!comparison) return null;
+  if (comparison.improved.some((c) => c.query === query)) return 'improved';
+  if (comparison.regressed.some((c) => c.query === query)) return 'regressed';
+  return null;
 }

@@ -5,11 +5,14 @@
 import { defaultKeymap, history, historyKeymap, redo, undo } from '@codemirror/commands';
 import { markdown } from '@codemirror/lang-markdown';
 import { yamlFrontmatter } from '@codemirror/lang-yaml';
-import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
-import { type Diagnostic as CmDiagnostic, lintGutter, lintKeymap, setDiagnostics } from '@codemirror/lint';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { tags } from '@lezer/highlight';
+import { type Diagnostic as CmDiagnostic, lintGutter, lintKeymap, nextDiagnostic, previousDiagnostic, setDiagnostics } from '@codemirror/lint';
 import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
-import { EditorState, Transaction } from '@codemirror/state';
+import { EditorState, RangeSetBuilder, StateField, type Text, Transaction } from '@codemirror/state';
 import {
+  Decoration,
+  type DecorationSet,
   EditorView,
   drawSelection,
   highlightActiveLine,
@@ -19,6 +22,48 @@ import {
 } from '@codemirror/view';
 import type { Diagnostic, Fix } from './ipc';
 import { OffsetMap, minimalChange } from './text';
+
+/**
+ * Colours of the highlighting, from the design tokens (app.css), so one
+ * style serves the light and the dark theme and is covered by the contrast
+ * test. YAML keys are `propertyName` definitions.
+ */
+const HIGHLIGHT = HighlightStyle.define([
+  { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: 'var(--syntax-key)' },
+  { tag: [tags.string, tags.special(tags.string)], color: 'var(--syntax-string)' },
+  { tag: [tags.number, tags.bool, tags.null, tags.atom], color: 'var(--syntax-number)' },
+  { tag: [tags.keyword, tags.typeName, tags.labelName], color: 'var(--syntax-keyword)' },
+  { tag: [tags.comment, tags.lineComment, tags.blockComment], color: 'var(--syntax-comment)', fontStyle: 'italic' },
+  { tag: tags.heading, color: 'var(--syntax-heading)', fontWeight: '700' },
+  { tag: [tags.link, tags.url], color: 'var(--syntax-link)', textDecoration: 'underline' },
+  { tag: [tags.processingInstruction, tags.meta, tags.punctuation, tags.separator], color: 'var(--syntax-mark)' },
+  { tag: tags.emphasis, fontStyle: 'italic' },
+  { tag: tags.strong, fontWeight: '700' },
+  { tag: tags.monospace, fontFamily: 'var(--font-mono)' },
+]);
+
+const FRONTMATTER_LINE = Decoration.line({ class: 'cm-frontmatter' });
+
+/** Marks the lines of a closed frontmatter block (`---` to `---`), which are never soft-wrapped. */
+function frontmatterLines(doc: Text): DecorationSet {
+  if (doc.lines < 2 || doc.line(1).text.trimEnd() !== '---') return Decoration.none;
+  for (let n = 2; n <= doc.lines; n++) {
+    const text = doc.line(n).text.trimEnd();
+    if (text === '---' || text === '...') {
+      const builder = new RangeSetBuilder<Decoration>();
+      for (let m = 1; m <= n; m++) builder.add(doc.line(m).from, doc.line(m).from, FRONTMATTER_LINE);
+      return builder.finish();
+    }
+  }
+  // Not closed (yet): the whole file would count, so nothing is marked.
+  return Decoration.none;
+}
+
+const frontmatterNoWrap = StateField.define<DecorationSet>({
+  create: (state) => frontmatterLines(state.doc),
+  update: (lines, tr) => (tr.docChanged ? frontmatterLines(tr.state.doc) : lines),
+  provide: (field) => EditorView.decorations.from(field),
+});
 
 export interface EditorHooks {
   /** The text changed (typing, undo, a form edit, a fix). */
@@ -50,8 +95,9 @@ export class SkillEditor {
         highlightActiveLine(),
         highlightSelectionMatches(),
         EditorView.lineWrapping,
+        frontmatterNoWrap,
         yamlFrontmatter({ content: markdown() }),
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        syntaxHighlighting(HIGHLIGHT),
         keymap.of([
           { key: 'Mod-s', preventDefault: true, run: () => (this.hooks.onSave(), true) },
           ...defaultKeymap,
@@ -119,6 +165,18 @@ export class SkillEditor {
   }
 
   focus(): void {
+    this.view.focus();
+  }
+
+  /** The 1-based line of the cursor. */
+  get cursorLine(): number {
+    const state = this.view.state;
+    return state.doc.lineAt(state.selection.main.head).number;
+  }
+
+  /** Selects the next (or previous) finding after the cursor, wrapping, and focuses the text. */
+  stepDiagnostic(step: 1 | -1): void {
+    (step === 1 ? nextDiagnostic : previousDiagnostic)(this.view);
     this.view.focus();
   }
 

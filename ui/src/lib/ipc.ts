@@ -568,3 +568,34 @@ export function subscribe(onEvent: (event: AppEvent) => void): Promise<void> {
   events.onmessage = onEvent;
   return invoke<void>('subscribe', { events });
 }
+
+/** Findings per severity. */
+export interface Counts {
+  error: number;
+  warning: number;
+  info: number;
+}
+
+export interface RuleHealth {
+  code: string;
+  rule: string;
+  counts: Counts;
+  /** Indexes into `LibraryHealth.skills`. */
+  skills: number[];
+}
+
+export interface SkillHealth {
+  id: string;
+  dir: string;
+  path: string;
+  counts: Counts;
+}
+
+export interface LibraryHealth {
+  target: Target;
+  totals: Counts;
+  rules: RuleHealth[];
+  skills: SkillHealth[];
+}
+
+export const libraryHealth = (target: Target) => invoke<LibraryHealth>('library_health', { target });

@@ -3,7 +3,17 @@
 import type { Comparison, OpenRank, RoutingField } from './ipc';
 
 /** The tabs of the right-hand pane. */
-export type InspectorTab = 'preview' | 'costs' | 'clients' | 'query' | 'evals';
+export type InspectorTab = 'preview' | 'costs' | 'clients' | 'query' | 'evals' | 'problems';
+
+/** The tabs in their order, with their labels. */
+export const INSPECTOR_TABS: readonly { key: InspectorTab; label: string }[] = [
+  { key: 'preview', label: 'Preview' },
+  { key: 'costs', label: 'Costs' },
+  { key: 'clients', label: 'Clients' },
+  { key: 'query', label: 'Query' },
+  { key: 'evals', label: 'Evals' },
+  { key: 'problems', label: 'Problems' },
+];
 
 export interface RankMove {
   text: string;

@@ -1,6 +1,6 @@
-// The ranker and threshold the test-query and eval panels share: a small
-// store, so the rule "a ranker comes with its own threshold" lives in one
-// place (and is tested) instead of in the window's component.
+// The ranker, threshold and request the test-query and eval panels share: a
+// small store, so the rule "a ranker comes with its own threshold" lives in
+// one place (and is tested) instead of in the window's components.
 
 import type { RankerKind, RankerStatus } from './ipc';
 
@@ -11,6 +11,8 @@ export class RoutingChoice {
   threshold = $state(0.5);
   /** The threshold is the ranker's own: eval runs then pass none, as `hone eval` does. */
   thresholdIsDefault = $state(true);
+  /** The request being tried in the test-query panel (an eval case can load its own). */
+  query = $state('');
 
   /** Takes the rankers available here; hybrid is the default wherever its model is installed. */
   setStatuses(statuses: RankerStatus[]): void {

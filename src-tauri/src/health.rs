@@ -1,0 +1,178 @@
+//! The library's health, for the window's Problems panel: every skill
+//! checked for one target (the target decides which findings are errors),
+//! counted by rule and by skill in one pass over the engine's findings. The
+//! rules, their severities per target and their docs are the engine's.
+
+use std::collections::BTreeMap;
+
+use hone_core::diagnostic::{Diagnostic, Severity};
+use hone_core::library::Library;
+use hone_core::rules::Target;
+use serde::Serialize;
+use tauri::{AppHandle, Manager};
+
+use crate::commands::{AppState, CommandResult, blocking};
+use crate::engine;
+use crate::session::display;
+
+/// Findings per severity.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub error: usize,
+    pub warning: usize,
+    pub info: usize,
+}
+
+impl Counts {
+    fn add(&mut self, severity: Severity) {
+        match severity {
+            Severity::Error => self.error += 1,
+            Severity::Warning => self.warning += 1,
+            Severity::Info => self.info += 1,
+        }
+    }
+}
+
+/// One rule's findings across the library.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleHealth {
+    pub code: String,
+    pub rule: String,
+    pub counts: Counts,
+    /// The skills with at least one finding of this rule, by index into `skills`.
+    pub skills: Vec<usize>,
+}
+
+/// One skill's findings. Skills of one name are told apart by their folder.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SkillHealth {
+    pub id: String,
+    pub dir: String,
+    pub path: String,
+    pub counts: Counts,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LibraryHealth {
+    pub target: Target,
+    pub totals: Counts,
+    /// Rules with findings, most errors first, then most findings, then by code.
+    pub rules: Vec<RuleHealth>,
+    pub skills: Vec<SkillHealth>,
+}
+
+/// Checks the open library for `target`, off the window's thread.
+#[tauri::command]
+pub async fn library_health(app: AppHandle, target: Target) -> CommandResult<LibraryHealth> {
+    blocking(move || {
+        let session = app.state::<AppState>().session();
+        let library = session.library();
+        Ok(health(
+            library,
+            &engine::check_library_for(library, target),
+            target,
+        ))
+    })
+    .await
+}
+
+/// Counts `found` (each skill's findings, by index into `library.skills`).
+pub fn health(library: &Library, found: &[Vec<Diagnostic>], target: Target) -> LibraryHealth {
+    let mut totals = Counts::default();
+    let mut rules: BTreeMap<&str, RuleHealth> = BTreeMap::new();
+    let mut skills = Vec::with_capacity(library.skills.len());
+    for (index, (skill, findings)) in library.skills.iter().zip(found).enumerate() {
+        let mut counts = Counts::default();
+        for d in findings {
+            counts.add(d.severity);
+            totals.add(d.severity);
+            let rule = rules.entry(&d.code).or_insert_with(|| RuleHealth {
+                code: d.code.clone(),
+                rule: d.rule.clone(),
+                counts: Counts::default(),
+                skills: Vec::new(),
+            });
+            rule.counts.add(d.severity);
+            if rule.skills.last() != Some(&index) {
+                rule.skills.push(index);
+            }
+        }
+        skills.push(SkillHealth {
+            id: skill.id.clone(),
+            dir: display(&skill.dir),
+            path: display(&skill.path),
+            counts,
+        });
+    }
+    let mut rules: Vec<RuleHealth> = rules.into_values().collect();
+    rules.sort_by(|a, b| {
+        let total = |r: &RuleHealth| r.counts.error + r.counts.warning + r.counts.info;
+        b.counts
+            .error
+            .cmp(&a.counts.error)
+            .then(total(b).cmp(&total(a)))
+            .then(a.code.cmp(&b.code))
+    });
+    LibraryHealth {
+        target,
+        totals,
+        rules,
+        skills,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::Session;
+    use std::fs;
+
+    #[test]
+    fn counts_by_rule_and_skill_and_the_target_decides_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        for (folder, text) in [
+            (
+                "fine",
+                "---\nname: fine\ndescription: Reads PDF files. Use when a PDF is mentioned.\n---\nBody\n",
+            ),
+            // A key outside the spec: an error only for Anthropic's upload (HS307), a warning elsewhere.
+            (
+                "extra",
+                "---\nname: extra\ndescription: Formats dates. Use when a date appears.\nfavourite-colour: blue\n---\nBody\n",
+            ),
+        ] {
+            fs::create_dir(root.join(folder)).unwrap();
+            fs::write(root.join(folder).join("SKILL.md"), text).unwrap();
+        }
+        let session = Session::open(&root, None).unwrap();
+        let library = session.library();
+        let for_target =
+            |target| health(library, &engine::check_library_for(library, target), target);
+
+        let spec = for_target(Target::Agentskills);
+        let upload = for_target(Target::ClaudeApi);
+        let extra = spec.skills.iter().position(|s| s.id == "extra").unwrap();
+        assert_eq!(spec.skills[extra].counts.error, 0, "{spec:?}");
+        assert!(upload.skills[extra].counts.error > 0, "{upload:?}");
+        let fine = upload.skills.iter().position(|s| s.id == "fine").unwrap();
+        assert_eq!(upload.skills[fine].counts.error, 0, "{upload:?}");
+        // Each rule names the skills it was found in; the totals add up.
+        for rule in &upload.rules {
+            assert!(rule.skills.contains(&extra), "{rule:?}");
+        }
+        let sum = |h: &LibraryHealth| {
+            h.skills
+                .iter()
+                .map(|s| s.counts.error + s.counts.warning + s.counts.info)
+                .sum::<usize>()
+        };
+        assert_eq!(
+            sum(&upload),
+            upload.totals.error + upload.totals.warning + upload.totals.info
+        );
+    }
+}

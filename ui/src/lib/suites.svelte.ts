@@ -1,0 +1,20 @@
+// The library's eval suites, listed again whenever a suite file changes
+// (here or on disk). Panels read the list; a new list is a new array, so
+// whatever depends on it (the open suite's cases) is read again.
+
+import * as ipc from './ipc';
+import type { SuiteSummary } from './ipc';
+
+export class Suites {
+  list = $state.raw<SuiteSummary[]>([]);
+  error = $state<string | null>(null);
+
+  async refresh(): Promise<void> {
+    try {
+      this.list = await ipc.listSuites();
+      this.error = null;
+    } catch (e) {
+      this.error = String(e);
+    }
+  }
+}
