@@ -18,6 +18,7 @@ mod harness;
 mod integrity;
 mod listing;
 mod measure;
+mod serving;
 mod tuning;
 
 use std::path::Path;
