@@ -2,7 +2,8 @@
 //! server on loopback, shows its address and the snippets that register it,
 //! and the server answers a client on that address (an MCP handshake and a
 //! `search_skills` call, over plain HTTP as the transport specification
-//! describes it). The panel's log shows the requests; opening another
+//! describes it). The panel's log shows the requests; served again with a
+//! bearer token, the server refuses a request without it; opening another
 //! library stops the server.
 
 use std::io::{Read, Write};
@@ -25,6 +26,7 @@ fn write(path: &Path, text: &str) {
 fn post(
     url: &str,
     session: Option<&str>,
+    token: Option<&str>,
     message: serde_json::Value,
 ) -> (String, Option<serde_json::Value>) {
     let rest = url.strip_prefix("http://").expect("an http:// address");
@@ -38,6 +40,9 @@ fn post(
     );
     if let Some(session) = session {
         request.push_str(&format!("Mcp-Session-Id: {session}\r\n"));
+    }
+    if let Some(token) = token {
+        request.push_str(&format!("Authorization: Bearer {token}\r\n"));
     }
     request.push_str("\r\n");
     request.push_str(&body);
@@ -138,13 +143,10 @@ fn the_serving_story() {
         app.screenshot("serve").await;
 
         // A client on that address: the MCP handshake, then a search.
-        let (headers, initialized) = post(
-            &url,
-            None,
-            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                "protocolVersion": "2025-06-18", "capabilities": {},
-                "clientInfo": {"name": "e2e-client", "version": "1.0"}}}),
-        );
+        let initialize = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "e2e-client", "version": "1.0"}}});
+        let (headers, initialized) = post(&url, None, None, initialize.clone());
         let initialized = initialized.expect("an initialize result");
         assert_eq!(
             initialized["result"]["serverInfo"]["name"], "hone",
@@ -154,11 +156,13 @@ fn the_serving_story() {
         post(
             &url,
             session.as_deref(),
+            None,
             serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         );
         let (_, searched) = post(
             &url,
             session.as_deref(),
+            None,
             serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
                 "name": "search_skills", "arguments": {"query": "fill in this PDF form"}}}),
         );
@@ -178,6 +182,30 @@ fn the_serving_story() {
         .await;
         app.wait_for_text("[data-testid=serve-clients]", "1 connected")
             .await;
+
+        // Served again with a bearer token: the panel shows it, the server requires it.
+        app.click("[data-testid=serve-stop]").await;
+        app.wait_for("[data-testid=serve-status][data-phase=stopped]")
+            .await;
+        app.click("[data-testid=serve-token-required]").await;
+        app.click("[data-testid=serve-start]").await;
+        app.wait_for("[data-testid=serve-status][data-phase=running]")
+            .await;
+        let token = app.text_of("[data-testid=serve-token]").await.unwrap();
+        let url = app.text_of("[data-testid=serve-url]").await.unwrap();
+        let (refused, _) = post(&url, None, None, initialize.clone());
+        assert!(refused.starts_with("HTTP/1.1 401"), "{refused}");
+        let (_, initialized) = post(&url, None, Some(&token), initialize);
+        assert_eq!(
+            initialized.unwrap()["result"]["serverInfo"]["name"],
+            "hone"
+        );
+        app.click("[data-testid=serve-dialog] input[value=cursor]").await;
+        app.wait_for_text(
+            "[data-testid=serve-snippet][data-client=cursor]",
+            "Bearer ${env:HONE_SERVE_TOKEN}",
+        )
+        .await;
 
         // Opening another library stops serving the old one.
         app.invoke(
