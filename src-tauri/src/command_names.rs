@@ -33,4 +33,7 @@ pub const COMMANDS: &[&str] = &[
     "export_pack",
     "plan_import",
     "import_pack",
+    "serve_start",
+    "serve_stop",
+    "serve_status",
 ];

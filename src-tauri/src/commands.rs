@@ -13,18 +13,19 @@ use std::time::Instant;
 use hone_core::diagnostic::Fix;
 use hone_core::edit::{self, FieldValue};
 use hone_core::skill::{SKILL_FILE, Skill};
+use hone_core::watch::LibraryWatcher;
 use hone_core::workspace::{self, SaveError, Stamp};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, State, Window, WindowEvent};
 
 use crate::engine;
+use crate::events::AppEvent;
 use crate::routing::Routing;
 use crate::session::{Session, display};
 use crate::settings::{Settings, settings_file};
 use crate::views::{
     Analysis, LibraryChanged, LibraryCosts, Preview, SaveOutcome, SkillFile, Startup,
 };
-use crate::watch::{AppEvent, LibraryWatcher};
 
 pub const PREVIEW_SCHEME: &str = "hone-preview";
 
@@ -59,7 +60,12 @@ pub struct AppState {
     /// Milliseconds from process start until the window first became
     /// usable (library listed, first skill open and checked).
     ready_ms: Mutex<Option<u64>>,
+    /// Run before another library replaces the open one (what serves the
+    /// old one stops), so this module need not know who holds it.
+    switch_hooks: Mutex<Vec<SwitchHook>>,
 }
+
+type SwitchHook = Box<dyn Fn(&AppHandle) + Send + Sync>;
 
 impl AppState {
     pub fn new(config_dir: Option<PathBuf>, started: Instant) -> AppState {
@@ -82,7 +88,13 @@ impl AppState {
             started,
             early: Mutex::default(),
             ready_ms: Mutex::default(),
+            switch_hooks: Mutex::default(),
         }
+    }
+
+    /// Runs `hook` whenever a library is opened in place of another.
+    pub fn on_library_switch(&self, hook: impl Fn(&AppHandle) + Send + Sync + 'static) {
+        lock(&self.switch_hooks).push(Box::new(hook));
     }
 
     /// The library to open at start, and the user-level skills folder.
@@ -191,10 +203,22 @@ fn open_and_watch(app: &AppHandle, project: &Path, user: Option<&Path>) -> Comma
 /// background and watched for changes.
 fn watch_session(app: &AppHandle, session: Session) -> CommandResult<Startup> {
     let state = app.state::<AppState>();
+    for hook in lock(&state.switch_hooks).iter() {
+        hook(app);
+    }
     state.remember(&session);
     let session = state.replace_session(session);
     check_in_background(app, session.clone());
-    let watcher = LibraryWatcher::start(app.clone(), session.roots());
+    // Changes made on disk by other programs reach the window: the library
+    // is re-read and the window told which paths changed, so it can reload
+    // the open skill or, if that has unsaved edits, ask.
+    let watched = app.clone();
+    let watcher = LibraryWatcher::start(session.roots(), move |changed| {
+        let changed = changed.iter().map(|path| display(path)).collect();
+        if let Err(e) = refresh(&watched, changed) {
+            eprintln!("hone: cannot re-read the library: {e}");
+        }
+    });
     if let Err(e) = &watcher {
         eprintln!("hone: live reload is off: {e}");
     }

@@ -10,13 +10,14 @@
 mod commands;
 mod engine;
 mod health;
+mod events;
 mod packs;
 mod panel;
 mod routing;
+mod serving;
 mod session;
 mod settings;
 mod views;
-mod watch;
 
 use tauri::Manager;
 
@@ -35,7 +36,12 @@ pub fn run() {
             let config_dir = app.path().app_config_dir().ok();
             let state = commands::AppState::new(config_dir, started);
             state.open_early();
+            state.on_library_switch(|app| {
+                app.state::<serving::Serving>()
+                    .stop("another library was opened")
+            });
             app.manage(state);
+            app.manage(serving::Serving::default());
             Ok(())
         })
         .register_uri_scheme_protocol(commands::PREVIEW_SCHEME, |ctx, _request| {
@@ -44,7 +50,10 @@ pub fn run() {
         .register_uri_scheme_protocol("hone-resource", |ctx, request| {
             commands::resource_response(ctx.app_handle(), &request)
         })
-        .on_window_event(commands::on_window_event)
+        .on_window_event(|window, event| {
+            commands::on_window_event(window, event);
+            serving::on_window_event(window, event);
+        })
         .invoke_handler(tauri::generate_handler![
             commands::startup,
             health::library_health,
@@ -78,6 +87,9 @@ pub fn run() {
             packs::export_pack,
             packs::plan_import,
             packs::import_pack,
+            serving::serve_start,
+            serving::serve_stop,
+            serving::serve_status,
         ])
         .run(tauri::generate_context!())
         .expect("the Hone window failed to start");

@@ -17,9 +17,9 @@ use hone_core::skill::SKILL_FILE;
 use tauri::{AppHandle, Manager};
 
 use crate::commands::{AppState, CommandResult, blocking, refresh};
+use crate::events::{AppEvent, Progress};
 use crate::session::display;
 use crate::views::{BlockedSkill, ExportOutcome, ExportRequest};
-use crate::watch::{AppEvent, Progress};
 
 #[tauri::command]
 pub async fn export_pack(app: AppHandle, request: ExportRequest) -> CommandResult<ExportOutcome> {

@@ -14,10 +14,10 @@ use hone_core::workspace;
 use tauri::{AppHandle, Manager};
 
 use crate::commands::{AppState, CommandResult, blocking, lock, skill_with_text};
+use crate::events::{AppEvent, Progress};
 use crate::routing::{self, suite_files};
 use crate::session::{Session, display};
 use crate::views::{EvalRun, OpenText, RankerStatus, Ranking, SuiteEdit, SuiteSummary, SuiteView};
-use crate::watch::{AppEvent, Progress};
 
 /// Largest trigger-eval file imported.
 const MAX_IMPORT_BYTES: u64 = 4 * 1024 * 1024;

@@ -20,6 +20,7 @@ mod keyboard;
 mod layout;
 mod listing;
 mod measure;
+mod serving;
 mod tuning;
 
 use std::path::Path;

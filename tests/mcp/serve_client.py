@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any, Literal
 
@@ -222,6 +223,8 @@ async def exercise(session: ClientSession, root: Path, notifications: list[str],
         code=-32602,
         contains="bogus",
     )
+    result = await session.call_tool("search_skills", {"query": "pdf " * 5000})
+    check(result.is_error and "bytes long" in text_of(result), f"oversized query: {text_of(result)}")
     result = await session.call_tool("search_skills", {"query": "pdf", "top_k": 500})
     check(result.is_error and "top_k" in text_of(result), f"top_k range: {text_of(result)}")
     await expect_mcp_error("unknown tool", session.call_tool("delete_everything", {}), contains="unknown tool")
@@ -237,6 +240,7 @@ async def exercise(session: ClientSession, root: Path, notifications: list[str],
 
     # Live: an edit on disk reaches the client, and searches see it.
     notifications.clear()
+    edited = time.monotonic()
     write(
         root / "team" / "commit-helper" / "SKILL.md",
         "---\nname: commit\ndescription: Bake sourdough bread with a long cold proof. "
@@ -244,7 +248,13 @@ async def exercise(session: ClientSession, root: Path, notifications: list[str],
     )
     with anyio.fail_after(PATIENCE):
         await changed.wait()
+    # A figure to read, not a limit to assert (the issue asks for under a second).
+    print(f"edit on disk to list_changed: {(time.monotonic() - edited) * 1000:.0f} ms", file=sys.stderr)
     check("notifications/resources/list_changed" in notifications, f"notifications: {notifications}")
+    # `commit` is user-invocable: its prompt changed too.
+    with anyio.fail_after(PATIENCE):
+        while "notifications/prompts/list_changed" not in notifications:
+            await anyio.sleep(0.05)
     found = structured(await session.call_tool("search_skills", {"query": "bake sourdough bread"}))
     check(found["matches"] and found["matches"][0]["name"] == "commit", f"search after edit: {found}")
 
@@ -341,6 +351,10 @@ async def run_http(hone: str, root: Path) -> None:
         async with httpx2.AsyncClient(timeout=PATIENCE) as raw:
             response = await raw.post(server.url, content=b"{}", headers={"Content-Type": "application/json"})
             check(response.status_code == 401, f"missing token: HTTP {response.status_code}")
+            response = await raw.post(
+                server.url, content=b"{}", headers={"Content-Type": "application/json", "Authorization": "Bearer guess"}
+            )
+            check(response.status_code == 401, f"wrong token: HTTP {response.status_code}")
         client = create_mcp_http_client(headers={"Authorization": "Bearer s3cret"})
         async with client:
             async with streamable_http_client(server.url, http_client=client) as (read, write_stream):
@@ -348,6 +362,23 @@ async def run_http(hone: str, root: Path) -> None:
                     await session.initialize()
                     found = structured(await session.call_tool("search_skills", {"query": "pdf forms"}))
                     check(found["matches"][0]["name"] == "pdf", "search with a token")
+    await run_strict(hone, root)
+
+
+async def run_strict(hone: str, root: Path) -> None:
+    """`--strict` leaves out the skill with error-level findings, everywhere."""
+    with Server(hone, root, "--strict") as server:
+        async with streamable_http_client(server.url) as (read, write_stream):
+            async with ClientSession(read, write_stream) as session:
+                await session.initialize()
+                uris = {str(r.uri) for r in (await session.list_resources()).resources}
+                check("skill://pdf/SKILL.md" in uris, f"strict lists the clean skills: {sorted(uris)}")
+                check("skill://broken/SKILL.md" not in uris, f"strict still lists broken: {sorted(uris)}")
+                listing = await session.send_request(SkillsList(), ANY)
+                names = sorted(e["frontmatter"].get("name") for e in listing["skills"])
+                check("broken" not in names, f"strict skills/list: {names}")
+                result = await session.call_tool("load_skill", {"name": "broken"})
+                check(result.is_error, f"strict still loads broken: {text_of(result)}")
 
 
 def main() -> int:

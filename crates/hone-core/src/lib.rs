@@ -40,5 +40,6 @@ pub mod skill;
 pub mod substitute;
 pub mod text;
 pub mod tokens;
+pub mod watch;
 pub mod workspace;
 pub mod yaml;

@@ -83,6 +83,16 @@ pub fn save_atomic(
     Ok(Stamp::of(contents))
 }
 
+/// Whether `path` is one of the temporary files [`write_atomic`] writes
+/// beside its target (`.NAME.hone-PID-N.tmp`) before renaming it over.
+pub fn is_temporary(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    name.starts_with('.') && name.ends_with(".tmp") && name.contains(".hone-")
+}
+
 /// Writes `contents` to `path` through a temporary file, `fsync` and rename,
 /// keeping the permissions of the file it replaces.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {

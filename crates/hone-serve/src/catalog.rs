@@ -25,6 +25,12 @@ use serde_json::{Value, json};
 
 use crate::uri::{self, Kind, PathError, SCHEME};
 
+/// The most files (`SKILL.md` included) a skill may have for every
+/// conforming host to accept it (the Skills extension's limits).
+pub const MAX_SKILL_FILES: usize = 512;
+/// The most bytes a skill's files may sum to, likewise.
+pub const MAX_SKILL_BYTES: u64 = 16 * 1024 * 1024;
+
 /// The `_meta` key under which Hone attaches a skill's error-level findings.
 pub const FINDINGS_META: &str = "dev.hone/findings";
 
@@ -157,6 +163,24 @@ pub enum LookupError {
     NotInSkill(String),
 }
 
+/// Why a skill exceeds the Skills extension's per-skill limits, which a
+/// server should not serve beyond (no host is bound to load such a skill).
+fn over_limits(skill: &Skill) -> Option<String> {
+    let files = 1 + skill.resources.len();
+    let bytes = skill.doc.text.len() as u64 + skill.resources.iter().map(|r| r.size).sum::<u64>();
+    if files > MAX_SKILL_FILES {
+        Some(format!(
+            "it has {files} files; the Skills extension's limit is {MAX_SKILL_FILES}"
+        ))
+    } else if bytes > MAX_SKILL_BYTES {
+        Some(format!(
+            "its files sum to {bytes} bytes; the Skills extension's limit is {MAX_SKILL_BYTES} (16 MiB)"
+        ))
+    } else {
+        None
+    }
+}
+
 impl Catalog {
     /// Opens and checks the library.
     pub fn open(options: &CatalogOptions) -> Result<Catalog, String> {
@@ -251,6 +275,13 @@ impl Catalog {
                         own[0].code,
                         own[0].message
                     ),
+                });
+                continue;
+            }
+            if let Some(reason) = over_limits(&skill) {
+                catalog.excluded.push(Excluded {
+                    path: skill.dir.clone(),
+                    reason,
                 });
                 continue;
             }
@@ -609,6 +640,27 @@ mod tests {
         assert!(strict.resolve("pdf").is_ok());
         // `git` lives in `git-tools`: a name that differs from its folder is an error too.
         assert_eq!(strict.excluded.len(), 2);
+    }
+
+    #[test]
+    fn skills_over_the_extensions_limits_are_left_out() {
+        let (_tmp, root) = library();
+        let refs = root.join("pdf/refs");
+        for i in 0..MAX_SKILL_FILES {
+            std::fs::write(refs.join(format!("page-{i}.md")), "x").unwrap();
+        }
+        let catalog = open(&root, false);
+        assert!(catalog.resolve("pdf").is_err());
+        let excluded = catalog
+            .excluded
+            .iter()
+            .find(|e| e.path.ends_with("pdf"))
+            .unwrap();
+        assert!(
+            excluded.reason.contains("limit is 512"),
+            "{}",
+            excluded.reason
+        );
     }
 
     #[test]

@@ -23,6 +23,48 @@ pub enum Client {
     Cursor,
 }
 
+impl Client {
+    /// Every client, in the order a panel offers them.
+    pub const ALL: [Client; 3] = [Client::ClaudeCode, Client::ClaudeDesktop, Client::Cursor];
+
+    /// The name `--print-config` takes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Client::ClaudeCode => "claude-code",
+            Client::ClaudeDesktop => "claude-desktop",
+            Client::Cursor => "cursor",
+        }
+    }
+
+    /// The client's name as its users know it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Client::ClaudeCode => "Claude Code",
+            Client::ClaudeDesktop => "Claude Desktop",
+            Client::Cursor => "Cursor",
+        }
+    }
+
+    /// Where the snippet goes, for someone who has not registered a server before.
+    pub fn how_to_use(self) -> &'static str {
+        match self {
+            Client::ClaudeCode => "Run this in a terminal.",
+            Client::ClaudeDesktop => {
+                "Merge into claude_desktop_config.json (Settings › Developer › Edit Config); it starts its own `hone serve`."
+            }
+            Client::Cursor => "Merge into ~/.cursor/mcp.json (or .cursor/mcp.json in a project).",
+        }
+    }
+}
+
+/// A new bearer token: 32 random bytes from the operating system, base64url.
+pub fn new_token() -> Result<String, String> {
+    use base64::Engine as _;
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| format!("no randomness for a token: {e}"))?;
+    Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
+}
+
 impl std::str::FromStr for Client {
     type Err = String;
 
@@ -207,5 +249,15 @@ mod tests {
             "Bearer ${env:HONE_SERVE_TOKEN}"
         );
         assert!("vscode".parse::<Client>().is_err());
+    }
+
+    #[test]
+    fn clients_round_trip_and_tokens_differ() {
+        for client in Client::ALL {
+            assert_eq!(client.as_str().parse::<Client>(), Ok(client));
+        }
+        let (a, b) = (new_token().unwrap(), new_token().unwrap());
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 43);
     }
 }

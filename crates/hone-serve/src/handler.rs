@@ -13,6 +13,7 @@
 //! (missing or mistyped arguments) are JSON-RPC `-32602` errors.
 
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use base64::Engine as _;
 use rmcp::ServerHandler;
@@ -31,6 +32,7 @@ use serde_json::{Value, json};
 
 use crate::catalog::{Catalog, FINDINGS_META, LookupError, ServedSkill};
 use crate::engine::{Engine, EngineError, FileContent, MAX_TOP_K, render};
+use crate::observe::{Answered, Observer, clip};
 use crate::uri::{self, INDEX_URI};
 
 /// Items per page of `resources/list` and `prompts/list`.
@@ -83,21 +85,68 @@ impl Clients {
     }
 }
 
-/// One session's handler; every session shares the engine and the clients.
+/// One session's handler; every session shares the engine, the clients and
+/// the observer that hears of every answered request.
 #[derive(Clone)]
 pub struct SkillServer {
     engine: Arc<Engine>,
     clients: Clients,
+    observer: Arc<dyn Observer>,
 }
 
 impl SkillServer {
-    pub fn new(engine: Arc<Engine>, clients: Clients) -> Self {
-        SkillServer { engine, clients }
+    pub fn new(engine: Arc<Engine>, clients: Clients, observer: Arc<dyn Observer>) -> Self {
+        SkillServer {
+            engine,
+            clients,
+            observer,
+        }
+    }
+
+    /// Tells the observer of one answered request.
+    fn report<T>(
+        &self,
+        method: &'static str,
+        detail: &str,
+        started: Instant,
+        outcome: &Result<T, ErrorData>,
+    ) {
+        self.observer.answered(Answered {
+            method,
+            detail: clip(detail),
+            error: outcome.as_ref().err().map(|e| e.message.to_string()),
+            micros: started.elapsed().as_micros() as u64,
+        });
     }
 }
 
 fn invalid(message: impl std::fmt::Display) -> ErrorData {
     ErrorData::invalid_params(message.to_string(), None)
+}
+
+/// A list request's detail: the page it asks for.
+fn cursor(request: &Option<PaginatedRequestParams>) -> String {
+    match request.as_ref().and_then(|r| r.cursor.as_deref()) {
+        Some(cursor) => format!("from {cursor}"),
+        None => String::new(),
+    }
+}
+
+/// A tool call's detail: the tool and the argument that says what it was for.
+fn tool_detail(request: &CallToolRequestParams) -> String {
+    let args = request.arguments.as_ref();
+    let arg = |name: &str| {
+        args.and_then(|a| a.get(name))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    match &*request.name {
+        "search_skills" => format!("search_skills \"{}\"", arg("query")),
+        "load_skill" => format!("load_skill {}", arg("name")),
+        "read_skill_resource" => format!("read_skill_resource {} {}", arg("name"), arg("path")),
+        other => other.to_owned(),
+    }
 }
 
 /// Reads a page cursor: the offset a previous page ended at.
@@ -439,47 +488,19 @@ fn prompt(served: &ServedSkill) -> Prompt {
     Prompt::new(served.skill.id.clone(), description, Some(vec![argument])).with_title(title)
 }
 
-impl ServerHandler for SkillServer {
-    fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder()
-            .enable_skills_with_directory_read()
-            .enable_prompts()
-            .enable_prompts_list_changed()
-            .enable_resources()
-            .enable_resources_list_changed()
-            .enable_tools()
-            .build();
-        ServerConfig::new(capabilities)
-            .with_server_info(
-                Implementation::new("hone", env!("CARGO_PKG_VERSION")).with_title("Hone skill library"),
-            )
-            .with_instructions(format!(
-                "This server serves a library of agent skills. Call search_skills with the user's \
-                 request to find the skill that fits ({} ranking; a match is selected at confidence \
-                 {:.2}), then load_skill with its name, and read_skill_resource for the files it \
-                 mentions. Skills are also resources (skill://<path>/SKILL.md) and prompts.",
-                self.engine.kind(),
-                self.engine.threshold()
-            ))
-    }
-
-    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        self.clients.add(context.peer);
-    }
-
-    async fn list_tools(
+/// The answers, before they are reported.
+impl SkillServer {
+    async fn answer_list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         Ok(ListToolsResult::with_all_items(tools()))
     }
 
-    async fn call_tool(
+    async fn answer_call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
+    ) -> Result<(CallToolResult, Option<String>), ErrorData> {
         let args = request.arguments.unwrap_or_default();
         let this = self.clone();
         let name = request.name.to_string();
@@ -487,13 +508,20 @@ impl ServerHandler for SkillServer {
         let result = tokio::task::spawn_blocking(move || this.call(&name, &args))
             .await
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))??;
-        Ok(result.into())
+        // A refusal the caller can fix is a result, not an error: say why.
+        let refusal = (result.is_error == Some(true)).then(|| {
+            result
+                .content
+                .iter()
+                .find_map(|c| c.as_text().map(|t| t.text.clone()))
+                .unwrap_or_else(|| "refused".to_owned())
+        });
+        Ok((result, refusal))
     }
 
-    async fn list_resources(
+    async fn answer_list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let start = offset(request.as_ref())?;
         let catalog = self.engine.catalog();
@@ -504,10 +532,9 @@ impl ServerHandler for SkillServer {
         Ok(result)
     }
 
-    async fn list_resource_templates(
+    async fn answer_list_resource_templates(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         Ok(ListResourceTemplatesResult::with_all_items(vec![
             ResourceTemplate::new("skill://{+skill_path}/{+file}", "skill file").with_description(
@@ -516,10 +543,9 @@ impl ServerHandler for SkillServer {
         ]))
     }
 
-    async fn read_resource(
+    async fn answer_read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let file = if request.uri == INDEX_URI {
             let this = self.clone();
@@ -547,10 +573,9 @@ impl ServerHandler for SkillServer {
         Ok(ReadResourceResult::new(vec![contents(file)]).into())
     }
 
-    async fn list_prompts(
+    async fn answer_list_prompts(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
         let start = offset(request.as_ref())?;
         let catalog = self.engine.catalog();
@@ -570,10 +595,9 @@ impl ServerHandler for SkillServer {
         Ok(result)
     }
 
-    async fn get_prompt(
+    async fn answer_get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let catalog = self.engine.catalog();
         let served = catalog.resolve(&request.name).map_err(invalid)?;
@@ -601,10 +625,9 @@ impl ServerHandler for SkillServer {
         Ok(result.into())
     }
 
-    async fn list_skills(
+    async fn answer_list_skills(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, ErrorData> {
         let start = offset(request.as_ref())?;
         let this = self.clone();
@@ -613,10 +636,9 @@ impl ServerHandler for SkillServer {
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))
     }
 
-    async fn get_skill(
+    async fn answer_get_skill(
         &self,
         request: GetSkillRequestParams,
-        _context: RequestContext<RoleServer>,
     ) -> Result<GetSkillResult, ErrorData> {
         let this = self.clone();
         tokio::task::spawn_blocking(move || this.get_skill_entry(&request.uri))
@@ -624,11 +646,178 @@ impl ServerHandler for SkillServer {
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?
     }
 
+    async fn answer_read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+        self.directory(&request.uri)
+    }
+}
+
+impl ServerHandler for SkillServer {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_skills_with_directory_read()
+            .enable_prompts()
+            .enable_prompts_list_changed()
+            .enable_resources()
+            .enable_resources_list_changed()
+            .enable_tools()
+            .build();
+        ServerConfig::new(capabilities)
+            .with_server_info(
+                Implementation::new("hone", env!("CARGO_PKG_VERSION")).with_title("Hone skill library"),
+            )
+            .with_instructions(format!(
+                "This server serves a library of agent skills. Call search_skills with the user's \
+                 request to find the skill that fits ({} ranking; a match is selected at confidence \
+                 {:.2}), then load_skill with its name, and read_skill_resource for the files it \
+                 mentions. Skills are also resources (skill://<path>/SKILL.md) and prompts.",
+                self.engine.kind(),
+                self.engine.threshold()
+            ))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let client = context
+            .peer
+            .peer_info()
+            .map(|info| format!("{} {}", info.client_info.name, info.client_info.version))
+            .unwrap_or_else(|| "a client".to_owned());
+        self.observer.answered(Answered {
+            method: "initialize",
+            detail: clip(&format!("{client} connected")),
+            error: None,
+            micros: 0,
+        });
+        self.clients.add(context.peer);
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let started = Instant::now();
+        let detail = String::new();
+        let outcome = self.answer_list_tools(request).await;
+        self.report("tools/list", &detail, started, &outcome);
+        outcome
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let started = Instant::now();
+        let detail = tool_detail(&request);
+        let outcome = self.answer_call_tool(request).await;
+        match &outcome {
+            Ok((_, Some(refusal))) => self.observer.answered(Answered {
+                method: "tools/call",
+                detail: clip(&detail),
+                error: Some(clip(refusal)),
+                micros: started.elapsed().as_micros() as u64,
+            }),
+            _ => self.report("tools/call", &detail, started, &outcome),
+        }
+        outcome.map(|(result, _)| result.into())
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let started = Instant::now();
+        let detail = cursor(&request);
+        let outcome = self.answer_list_resources(request).await;
+        self.report("resources/list", &detail, started, &outcome);
+        outcome
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let started = Instant::now();
+        let detail = String::new();
+        let outcome = self.answer_list_resource_templates(request).await;
+        self.report("resources/templates/list", &detail, started, &outcome);
+        outcome
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let started = Instant::now();
+        let detail = request.uri.clone();
+        let outcome = self.answer_read_resource(request).await;
+        self.report("resources/read", &detail, started, &outcome);
+        outcome
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let started = Instant::now();
+        let detail = cursor(&request);
+        let outcome = self.answer_list_prompts(request).await;
+        self.report("prompts/list", &detail, started, &outcome);
+        outcome
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let started = Instant::now();
+        let detail = request.name.to_string();
+        let outcome = self.answer_get_prompt(request).await;
+        self.report("prompts/get", &detail, started, &outcome);
+        outcome
+    }
+
+    async fn list_skills(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        let started = Instant::now();
+        let detail = cursor(&request);
+        let outcome = self.answer_list_skills(request).await;
+        self.report("skills/list", &detail, started, &outcome);
+        outcome
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        let started = Instant::now();
+        let detail = request.uri.clone();
+        let outcome = self.answer_get_skill(request).await;
+        self.report("skills/get", &detail, started, &outcome);
+        outcome
+    }
+
     async fn read_resource_directory(
         &self,
         request: ReadResourceDirectoryRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceDirectoryResult, ErrorData> {
-        self.directory(&request.uri)
+        let started = Instant::now();
+        let detail = request.uri.clone();
+        let outcome = self.answer_read_resource_directory(request).await;
+        self.report("resources/directory/read", &detail, started, &outcome);
+        outcome
     }
 }

@@ -29,6 +29,7 @@ use tower_service::Service;
 
 use crate::engine::Engine;
 use crate::handler::{Clients, SkillServer};
+use crate::observe::{Answered, Observer, clip};
 
 /// The largest request body accepted.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -160,6 +161,7 @@ impl Gate {
 pub async fn serve(
     engine: Arc<Engine>,
     clients: Clients,
+    observer: Arc<dyn Observer>,
     options: HttpOptions,
     cancel: CancellationToken,
     on_ready: impl FnOnce(SocketAddr),
@@ -182,11 +184,13 @@ pub async fn serve(
     sessions.session_config.completed_cache_ttl = COMPLETED_RESPONSE_TTL;
     let factory_engine = engine.clone();
     let factory_clients = clients.clone();
+    let factory_observer = observer.clone();
     let service = StreamableHttpService::new(
         move || {
             Ok(SkillServer::new(
                 factory_engine.clone(),
                 factory_clients.clone(),
+                factory_observer.clone(),
             ))
         },
         Arc::new(sessions),
@@ -206,12 +210,20 @@ pub async fn serve(
         let service = service.clone();
         let gate = gate.clone();
         let cancel = cancel.clone();
+        let observer = observer.clone();
         tokio::spawn(async move {
             let handler = service_fn(move |request: Request<Incoming>| {
                 let mut service = service.clone();
                 let gate = gate.clone();
+                let observer = observer.clone();
                 async move {
                     if let Some(refusal) = gate.refuse(&request) {
+                        observer.answered(Answered {
+                            method: "http",
+                            detail: clip(&format!("{} {}", request.method(), request.uri().path())),
+                            error: Some(format!("refused: {}", refusal.status())),
+                            micros: 0,
+                        });
                         return Ok::<_, Infallible>(refusal);
                     }
                     let (parts, body) = request.into_parts();

@@ -10,16 +10,18 @@
 //!   `resources/directory/read`, tools and prompts;
 //! - [`stdio`], [`http`]: the two transports, with the checks each needs;
 //! - [`watch`]: file changes become list-changed notifications;
-//! - [`config`]: snippets that register the server with a client.
+//! - [`config`]: snippets that register the server with a client;
+//! - [`observe`]: what a program running the server hears from it.
 //!
-//! The CLI's `hone serve` is a thin adapter over [`run`]; the app can embed
-//! the same server.
+//! The CLI's `hone serve` is a thin adapter over [`run`]; the app embeds the
+//! same server through [`serve`], with an [`Observer`] for its panel.
 
 pub mod catalog;
 pub mod config;
 pub mod engine;
 pub mod handler;
 pub mod http;
+pub mod observe;
 pub mod stdio;
 pub mod uri;
 pub mod watch;
@@ -33,6 +35,7 @@ use tokio_util::sync::CancellationToken;
 
 pub use engine::{Engine, ServeOptions};
 pub use http::HttpOptions;
+pub use observe::{Answered, Monitor, Observer, Ready};
 
 use handler::{Clients, SkillServer};
 
@@ -51,7 +54,21 @@ pub async fn run(
     cancel: CancellationToken,
     log: impl Fn(&str) + Send + Sync + 'static,
 ) -> Result<(), String> {
-    let log: Arc<dyn Fn(&str) + Send + Sync> = Arc::new(log);
+    serve(options, transport, cancel, Arc::new(observe::Lines(log))).await
+}
+
+/// [`run`], reporting to `observer`: its lines, when it is ready, and every
+/// request it answers.
+pub async fn serve(
+    options: ServeOptions,
+    transport: Transport,
+    cancel: CancellationToken,
+    observer: Arc<dyn Observer>,
+) -> Result<(), String> {
+    let log = {
+        let observer = observer.clone();
+        Arc::new(move |line: &str| observer.log(line)) as Arc<dyn Fn(&str) + Send + Sync>
+    };
     if let Transport::Http(http_options) = &transport {
         http::check_address(http_options)?;
     }
@@ -111,16 +128,28 @@ pub async fn run(
     match transport {
         Transport::Stdio => {
             log(&format!("serving {summary} over stdio"));
-            serve_stdio(engine, clients, cancel).await
+            observer.ready(Ready {
+                addr: None,
+                monitor: Monitor::new(engine.clone(), clients.clone()),
+            });
+            serve_stdio(engine, clients, observer, cancel).await
         }
         Transport::Http(http_options) => {
-            http::serve(engine, clients, http_options, cancel, |addr| {
-                log(&format!(
-                    "serving {summary} at http://{addr}{}",
-                    http::ENDPOINT
-                ))
-            })
-            .await
+            let monitor = Monitor::new(engine.clone(), clients.clone());
+            let on_ready = {
+                let observer = observer.clone();
+                move |addr| {
+                    log(&format!(
+                        "serving {summary} at http://{addr}{}",
+                        http::ENDPOINT
+                    ));
+                    observer.ready(Ready {
+                        addr: Some(addr),
+                        monitor,
+                    });
+                }
+            };
+            http::serve(engine, clients, observer, http_options, cancel, on_ready).await
         }
     }
 }
@@ -128,6 +157,7 @@ pub async fn run(
 async fn serve_stdio(
     engine: Arc<Engine>,
     clients: Clients,
+    observer: Arc<dyn Observer>,
     cancel: CancellationToken,
 ) -> Result<(), String> {
     let (ours, theirs) = tokio::io::duplex(1 << 16);
@@ -140,7 +170,7 @@ async fn serve_stdio(
         out.clone(),
     ));
     tokio::spawn(stdio::forward_output(from_server, out));
-    let service = SkillServer::new(engine, clients)
+    let service = SkillServer::new(engine, clients, observer)
         .serve(theirs)
         .await
         .map_err(|e| format!("the client did not initialize: {e}"))?;

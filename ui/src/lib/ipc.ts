@@ -599,3 +599,56 @@ export interface LibraryHealth {
 }
 
 export const libraryHealth = (target: Target) => invoke<LibraryHealth>('library_health', { target });
+// "Serve this library" (src-tauri/src/serving.rs).
+
+export type ServePhase = 'stopped' | 'starting' | 'running' | 'failed';
+
+/** hone_serve::Answered */
+export interface Answered {
+  method: string;
+  detail: string;
+  error: string | null;
+  micros: number;
+}
+
+export interface ServeLogEntry {
+  seq: number;
+  atMs: number;
+  /** null for a line about the server's life. */
+  request: Answered | null;
+  text: string;
+}
+
+/** A `hone serve --print-config` snippet. */
+export interface ServeSnippet {
+  client: string;
+  label: string;
+  how: string;
+  text: string;
+}
+
+export interface ServeStatus {
+  phase: ServePhase;
+  url: string | null;
+  token: string | null;
+  strict: boolean;
+  skills: number | null;
+  excluded: number | null;
+  clients: number | null;
+  ranker: RankerKind | null;
+  threshold: number | null;
+  roots: string[];
+  snippets: ServeSnippet[];
+  program: string;
+  programFound: boolean;
+  /** Entries after the `since` asked for, oldest first. */
+  log: ServeLogEntry[];
+  defaultPort: number;
+}
+
+export const serveStart = (port: number, strict: boolean, token: boolean) =>
+  invoke<ServeStatus>('serve_start', { port, strict, token });
+
+export const serveStop = () => invoke<ServeStatus>('serve_stop');
+
+export const serveStatus = (since: number) => invoke<ServeStatus>('serve_status', { since });

@@ -1,0 +1,27 @@
+//! What the app pushes to the window on its channel, unasked: library
+//! changes (from the watcher or the app's own folder operations), a close
+//! request, and the progress of long tasks.
+
+use serde::Serialize;
+
+use crate::views::LibraryChanged;
+
+/// Messages the app pushes to the window on its channel.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", content = "data", rename_all = "camelCase")]
+pub enum AppEvent {
+    LibraryChanged(LibraryChanged),
+    /// The user asked to close the window while it had unsaved edits.
+    CloseRequested,
+    /// How far a long task has come (embedding a library, an eval run, an export).
+    Progress(Progress),
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Progress {
+    /// `embedding`, `eval` or `export`.
+    pub task: &'static str,
+    pub done: u64,
+    pub total: u64,
+}
