@@ -25,7 +25,7 @@ pub mod install;
 pub mod model;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde::Serialize;
 
@@ -129,16 +129,17 @@ impl Embedder {
     /// Segmented embeddings of `texts` (each with its part ranges), from the
     /// cache where possible; new ones are embedded in batches, added to the
     /// cache and written to disk. `progress` sees only the texts embedded.
+    /// The entries are shared with the cache, not copied.
     pub fn embed_segmented(
         &self,
         texts: &[(String, Vec<std::ops::Range<usize>>)],
         progress: &mut dyn FnMut(EmbedProgress),
-    ) -> Result<Vec<CachedEmbedding>, EmbedError> {
+    ) -> Result<Vec<Arc<CachedEmbedding>>, EmbedError> {
         let keys: Vec<_> = texts
             .iter()
             .map(|(text, parts)| cache::entry_key(text, parts))
             .collect();
-        let mut found: Vec<Option<CachedEmbedding>> = {
+        let mut found: Vec<Option<Arc<CachedEmbedding>>> = {
             let mut cache = self.cache();
             keys.iter().map(|key| cache.get(key).cloned()).collect()
         };
@@ -151,8 +152,8 @@ impl Embedder {
             let embedded = self.model.embed_segmented(&inputs, progress)?;
             let mut cache = self.cache();
             for (&i, segmented) in missing.iter().zip(embedded) {
-                let entry = CachedEmbedding::from(segmented);
-                cache.insert(keys[i], entry.clone());
+                let entry = Arc::new(segmented);
+                cache.insert(keys[i], Arc::clone(&entry));
                 found[i] = Some(entry);
             }
             // A cache that cannot be written only costs time on the next open.

@@ -20,6 +20,23 @@
 //! with the request is that part's exact share of the similarity (see
 //! [`crate::embed::model`]), so a match says which sentence carried it.
 //!
+//! ## Long requests
+//!
+//! A request that is a whole task description (up to 2,000 characters, some
+//! 450 tokens) would cost a forward pass over the model's full window, and
+//! the window (256 tokens) would still cut off its end, where the ask often
+//! is. A request longer than [`LONG_REQUEST_TOKENS`] is therefore reduced
+//! before it is embedded, as verbose-query reduction does in retrieval: it is
+//! cut into sentences (and long sentences into runs of words), each scored by
+//! the mean IDF of its tokens over the library's routing texts (the weights
+//! of the late interaction below; 0 for a token no routing text holds), and
+//! the best-scoring pieces are kept in
+//! their original order up to the budget. Context that any skill could share
+//! ("we are a small team, the release is in two weeks") scores low; the
+//! sentence that names the task scores high wherever it sits. Shorter
+//! requests, nearly all of them, are embedded exactly as written. The keyword
+//! ranker always sees the whole request.
+//!
 //! ## Confidence
 //!
 //! Cosine similarities of one model sit in a narrow band whose position varies
@@ -30,6 +47,7 @@
 //! were fitted on the development benchmark to predict whether the top match
 //! is right, so a confidence reads as a probability.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
@@ -47,6 +65,15 @@ use super::{
 /// Description sentences beyond this many are merged into the last: a long
 /// description's tail is one part rather than dozens of tiny ones.
 const MAX_SENTENCES: usize = 16;
+
+/// Requests of more tokens than this are reduced to this many before they
+/// are embedded (see the module docs): the forward pass costs about linearly
+/// in tokens, and this keeps a long request within a short one's budget.
+pub const LONG_REQUEST_TOKENS: usize = 128;
+
+/// Pieces of a reduced request are at most this many tokens: a run-on
+/// sentence is split into runs of words this long.
+const PIECE_TOKENS: usize = 32;
 
 /// The calibration of the semantic confidence: `σ(bias + similarity_weight ·
 /// s + margin_weight · (s − s_other))`.
@@ -198,23 +225,19 @@ fn push_trimmed(text: &str, range: Range<usize>, ranges: &mut Vec<Range<usize>>)
 struct Entry {
     doc: RoutingDoc,
     parts: Vec<RoutingPart>,
-    part_vectors: Vec<Vec<f32>>,
-    tokens: TokenVectors,
+    /// Shared with the embedding cache: the token vectors, most of a
+    /// library's memory, are held once.
+    embedding: Arc<SegmentedEmbedding>,
 }
 
 impl Entry {
-    fn new(doc: RoutingDoc, parts: Vec<RoutingPart>, embedding: SegmentedEmbedding) -> Self {
-        Entry {
-            doc,
-            parts,
-            part_vectors: embedding.parts,
-            tokens: embedding.tokens,
-        }
+    fn tokens(&self) -> &TokenVectors {
+        &self.embedding.tokens
     }
 
     /// Distinct vocabulary ids of the routing text, for document frequencies.
     fn distinct_token_ids(&self) -> HashSet<u32> {
-        self.tokens.ids.iter().copied().collect()
+        self.tokens().ids.iter().copied().collect()
     }
 }
 
@@ -314,7 +337,7 @@ impl SemanticRanker {
         &self,
         texts: &[(String, Vec<RoutingPart>)],
         progress: &mut dyn FnMut(EmbedProgress),
-    ) -> Result<Vec<SegmentedEmbedding>, RankError> {
+    ) -> Result<Vec<Arc<SegmentedEmbedding>>, RankError> {
         let inputs: Vec<(String, Vec<Range<usize>>)> = texts
             .iter()
             .map(|(text, parts)| {
@@ -329,11 +352,20 @@ impl SemanticRanker {
             .map_err(model_error)
     }
 
-    fn push(&mut self, doc: RoutingDoc, parts: Vec<RoutingPart>, embedding: SegmentedEmbedding) {
+    fn push(
+        &mut self,
+        doc: RoutingDoc,
+        parts: Vec<RoutingPart>,
+        embedding: Arc<SegmentedEmbedding>,
+    ) {
         self.by_key.insert(doc.key.clone(), self.entries.len());
         self.matrix.extend_from_slice(&embedding.vector);
         self.matrix_tensor = OnceLock::new();
-        let entry = Entry::new(doc, parts, embedding);
+        let entry = Entry {
+            doc,
+            parts,
+            embedding,
+        };
         self.count_tokens(&entry, 1);
         self.entries.push(entry);
     }
@@ -359,12 +391,88 @@ impl SemanticRanker {
         self.by_key.get(key).copied()
     }
 
-    /// The embedding of a request, with its token vectors.
+    /// The embedding of a request, with its token vectors; a long request
+    /// is reduced first (see the module docs).
     pub fn embed_query(&self, query: &str) -> Result<QueryEmbedding, RankError> {
+        let reduced = self.reduce_request(query)?;
         self.embedder
             .model()
-            .embed_query(query)
+            .embed_query(&reduced)
             .map_err(model_error)
+    }
+
+    /// The IDF weight of a vocabulary id over the routing texts.
+    fn token_weight(&self, id: u32) -> f32 {
+        let documents = self.entries.len() as f32;
+        let frequency = self.document_frequency.get(&id).copied().unwrap_or(0) as f32;
+        ((documents + 1.0) / (frequency + 0.5)).ln().max(0.0)
+    }
+
+    /// The weight of a token when choosing what of a long request to keep:
+    /// its IDF, or 0 for a token no routing text holds, which ties the
+    /// request to no skill (a typo or a word of the surrounding context
+    /// would otherwise weigh the most).
+    fn reduction_weight(&self, id: u32) -> f32 {
+        if self.document_frequency.contains_key(&id) {
+            self.token_weight(id)
+        } else {
+            0.0
+        }
+    }
+
+    /// `query` itself when it fits [`LONG_REQUEST_TOKENS`], else its most
+    /// distinctive sentences (or runs of words) in their order, up to that
+    /// many tokens.
+    pub fn reduce_request<'q>(&self, query: &'q str) -> Result<Cow<'q, str>, RankError> {
+        let model = self.embedder.model();
+        // Two special tokens frame every input.
+        let budget = LONG_REQUEST_TOKENS
+            .min(model.max_tokens())
+            .saturating_sub(2);
+        // A token spans at least one byte: short texts need no tokenizing.
+        if query.len() <= budget {
+            return Ok(Cow::Borrowed(query));
+        }
+        let mut pieces: Vec<(Range<usize>, usize, f32)> = Vec::new();
+        let mut total = 0;
+        for sentence in sentences(query) {
+            let tokens = model
+                .tokens(&query[sentence.clone()])
+                .map_err(model_error)?;
+            total += tokens.len();
+            for run in tokens.chunks(PIECE_TOKENS) {
+                let (Some(first), Some(last)) = (run.first(), run.last()) else {
+                    continue;
+                };
+                let range = sentence.start + first.1.start..sentence.start + last.1.end;
+                let score = run
+                    .iter()
+                    .map(|(id, _)| self.reduction_weight(*id))
+                    .sum::<f32>()
+                    / run.len() as f32;
+                pieces.push((range, run.len(), score));
+            }
+        }
+        if total <= budget {
+            return Ok(Cow::Borrowed(query));
+        }
+        let mut order: Vec<usize> = (0..pieces.len()).collect();
+        order.sort_by(|&a, &b| pieces[b].2.total_cmp(&pieces[a].2).then(a.cmp(&b)));
+        let mut kept = vec![false; pieces.len()];
+        let mut used = 0;
+        for i in order {
+            if used + pieces[i].1 <= budget {
+                kept[i] = true;
+                used += pieces[i].1;
+            }
+        }
+        let reduced: Vec<&str> = pieces
+            .iter()
+            .zip(kept)
+            .filter(|(_, kept)| *kept)
+            .map(|((range, _, _), _)| &query[range.clone()])
+            .collect();
+        Ok(Cow::Owned(reduced.join(" ")))
     }
 
     /// Late interaction, for the documents at `indices`: how closely each
@@ -378,21 +486,17 @@ impl SemanticRanker {
         indices: &[usize],
     ) -> Result<Vec<f32>, RankError> {
         let dim = self.embedder.model().dim();
-        let documents = self.entries.len() as f32;
         let weights: Vec<f32> = query
             .token_ids
             .iter()
-            .map(|id| {
-                let frequency = self.document_frequency.get(id).copied().unwrap_or(0) as f32;
-                ((documents + 1.0) / (frequency + 0.5)).ln().max(0.0)
-            })
+            .map(|&id| self.token_weight(id))
             .collect();
         let total_weight: f32 = weights.iter().sum();
         let mut values = Vec::new();
         let mut scales = Vec::new();
         let mut ends = Vec::with_capacity(indices.len());
         for &index in indices {
-            let tokens = &self.entries[index].tokens;
+            let tokens = self.entries[index].tokens();
             values.extend_from_slice(&tokens.values);
             scales.extend_from_slice(&tokens.scales);
             ends.push(scales.len());
@@ -400,36 +504,46 @@ impl SemanticRanker {
         if total_weight <= 0.0 || scales.is_empty() {
             return Ok(vec![0.0; indices.len()]);
         }
-        // One product of all request tokens with all candidate tokens.
+        // One product of all request tokens with all candidate tokens, on
+        // the stored bytes as they are: with `b` the bytes of a candidate
+        // token and `s` its scale, its vector is `s · (b − 128)`, so its
+        // cosine with a request token `q` is `s · (q · b − 128 · Σq)`. The
+        // correction costs one pass over the products instead of two passes
+        // (shift, scale) over every candidate component.
         let cpu = &Device::Cpu;
         let token_count = scales.len();
-        let scales = Tensor::from_vec(scales, (token_count, 1), cpu).map_err(tensor_error)?;
         let candidates = Tensor::from_vec(values, (token_count, dim), cpu)
             .and_then(|t| t.to_dtype(DType::F32))
-            .and_then(|t| t.affine(1.0, -f64::from(QUANTISATION_OFFSET)))
-            .and_then(|t| t.broadcast_mul(&scales))
             .map_err(tensor_error)?;
         let request =
             Tensor::from_slice(&query.tokens, (weights.len(), dim), cpu).map_err(tensor_error)?;
-        let cosines: Vec<Vec<f32>> = request
+        let products: Vec<f32> = request
             .matmul(&candidates.t().map_err(tensor_error)?)
-            .and_then(|t| t.to_vec2())
+            .and_then(|t| t.flatten_all())
+            .and_then(|t| t.to_vec1())
             .map_err(tensor_error)?;
+        let offsets: Vec<f32> = query
+            .tokens
+            .chunks_exact(dim)
+            .map(|q| QUANTISATION_OFFSET * q.iter().sum::<f32>())
+            .collect();
         let mut start = 0;
         let mut matches = Vec::with_capacity(indices.len());
         for end in ends {
             let score = if end == start {
                 0.0
             } else {
-                let weighted: f32 = cosines
-                    .iter()
+                let weighted: f32 = products
+                    .chunks_exact(token_count)
+                    .zip(&offsets)
                     .zip(&weights)
-                    .map(|(row, weight)| {
-                        weight
-                            * row[start..end]
-                                .iter()
-                                .copied()
-                                .fold(f32::NEG_INFINITY, f32::max)
+                    .map(|((row, offset), weight)| {
+                        let best = row[start..end]
+                            .iter()
+                            .zip(&scales[start..end])
+                            .map(|(product, scale)| scale * (product - offset))
+                            .fold(f32::NEG_INFINITY, f32::max);
+                        weight * best
                     })
                     .sum();
                 weighted / total_weight
@@ -477,7 +591,7 @@ impl SemanticRanker {
         let mut parts: Vec<SemanticPart> = entry
             .parts
             .iter()
-            .zip(&entry.part_vectors)
+            .zip(&entry.embedding.parts)
             .map(|(part, vector)| SemanticPart {
                 field: part.field,
                 range: part.field_range.clone(),
@@ -586,7 +700,11 @@ impl Ranker for SemanticRanker {
                 let dim = self.embedder.model().dim();
                 self.matrix[index * dim..(index + 1) * dim].copy_from_slice(&embedding.vector);
                 self.matrix_tensor = OnceLock::new();
-                let entry = Entry::new(doc, parts, embedding);
+                let entry = Entry {
+                    doc,
+                    parts,
+                    embedding,
+                };
                 self.count_tokens(&entry, 1);
                 let old = std::mem::replace(&mut self.entries[index], entry);
                 self.count_tokens(&old, -1);
