@@ -417,3 +417,51 @@ fn a_long_request_keeps_its_distinctive_sentence_wherever_it_sits() {
         assert_eq!(ranker.rank(&request, 1).unwrap()[0].id, "pdf");
     }
 }
+
+#[test]
+fn rankers_over_a_file_cache_keep_the_vectors_on_disk_and_rank_the_same() {
+    use hone_core::rank::hybrid::HybridRanker;
+    let model = model();
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("cache.bin");
+    let on_disk = embedder(EmbeddingCache::open(
+        &path,
+        model.id(),
+        model.dim(),
+        1 << 30,
+    ));
+    let ranker = HybridRanker::new(Arc::clone(&on_disk), library(), &mut |_| {}).unwrap();
+    assert_eq!(
+        on_disk.cache().resident(),
+        0,
+        "written entries leave memory"
+    );
+    let in_memory = HybridRanker::new(
+        embedder(EmbeddingCache::in_memory("test", 384)),
+        library(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let request = "combine two portable document files into one";
+    let top = ranker.rank(request, 3).unwrap();
+    let expected = in_memory.rank(request, 3).unwrap();
+    assert_eq!(top[0].id, "pdf");
+    for (got, want) in top.iter().zip(&expected) {
+        assert_eq!((&got.id, got.score), (&want.id, want.score));
+    }
+    let Explanation::Hybrid(explanation) = &top[0].explanation else {
+        panic!("not hybrid")
+    };
+    assert!(
+        explanation
+            .semantic
+            .as_ref()
+            .is_some_and(|s| !s.parts.is_empty()),
+        "{explanation:?}"
+    );
+    assert_eq!(
+        on_disk.cache().resident(),
+        0,
+        "a request reads what it needs and keeps none of it"
+    );
+}

@@ -97,20 +97,19 @@ pub enum CacheStatus {
     Rebuilt { reason: String },
 }
 
+/// An entry: in memory, in the file, or both (never neither).
 struct Slot {
-    stored: Stored,
+    entry: Option<Arc<CachedEmbedding>>,
+    /// Where its verified record is in the file, once written.
+    place: Option<Place>,
     /// Larger is more recent: file order for loaded entries, then use order.
     recency: u64,
 }
 
-/// Where an entry is.
-enum Stored {
-    Memory(Arc<CachedEmbedding>),
-    /// A verified record of the file, not read yet.
-    File {
-        offset: u64,
-        len: usize,
-    },
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    offset: u64,
+    len: usize,
 }
 
 /// Embeddings of one model, in memory and (unless in-memory) on disk.
@@ -192,7 +191,7 @@ impl EmbeddingCache {
     pub fn resident(&self) -> usize {
         self.slots
             .values()
-            .filter(|slot| matches!(slot.stored, Stored::Memory(_)))
+            .filter(|slot| slot.entry.is_some())
             .count()
     }
 
@@ -208,11 +207,9 @@ impl EmbeddingCache {
         self.clock += 1;
         let slot = self.slots.get_mut(key)?;
         slot.recency = self.clock;
-        if let Stored::File { offset, len } = slot.stored {
-            let read = read_at(self.file.as_ref(), offset, len)
-                .and_then(|bytes| parse_record(&bytes, self.dim));
-            match read {
-                Some(embedding) => slot.stored = Stored::Memory(Arc::new(embedding)),
+        if slot.entry.is_none() {
+            match read_entry(self.file.as_ref(), slot.place, self.dim) {
+                Some(embedding) => slot.entry = Some(Arc::new(embedding)),
                 None => {
                     self.slots.remove(key);
                     self.needs_rewrite = true;
@@ -220,9 +217,36 @@ impl EmbeddingCache {
                 }
             }
         }
-        match &self.slots.get(key)?.stored {
-            Stored::Memory(embedding) => Some(embedding),
-            Stored::File { .. } => None,
+        self.slots.get(key)?.entry.as_ref()
+    }
+
+    /// The entry for `key`, read from the file if it is not in memory, but
+    /// not kept in memory: for callers that need an entry now and then and
+    /// hold it only briefly.
+    pub fn peek(&mut self, key: &EntryKey) -> Option<Arc<CachedEmbedding>> {
+        self.clock += 1;
+        let slot = self.slots.get_mut(key)?;
+        slot.recency = self.clock;
+        if let Some(entry) = &slot.entry {
+            return Some(Arc::clone(entry));
+        }
+        match read_entry(self.file.as_ref(), slot.place, self.dim) {
+            Some(embedding) => Some(Arc::new(embedding)),
+            None => {
+                self.slots.remove(key);
+                self.needs_rewrite = true;
+                None
+            }
+        }
+    }
+
+    /// Lets the memory of a written entry go (it stays readable from the
+    /// file). Entries not written yet, and those of an in-memory cache, stay.
+    pub fn release(&mut self, key: &EntryKey) {
+        if let Some(slot) = self.slots.get_mut(key)
+            && slot.place.is_some()
+        {
+            slot.entry = None;
         }
     }
 
@@ -238,12 +262,14 @@ impl EmbeddingCache {
             return;
         }
         self.clock += 1;
+        let place = self.slots.get(&key).and_then(|slot| slot.place);
         if self
             .slots
             .insert(
                 key,
                 Slot {
-                    stored: Stored::Memory(embedding),
+                    entry: Some(embedding),
+                    place,
                     recency: self.clock,
                 },
             )
@@ -269,20 +295,32 @@ impl EmbeddingCache {
         if self.pending.is_empty() && !self.needs_rewrite {
             return Ok(());
         }
-        let appended: Vec<u8> = self
-            .pending
-            .iter()
-            .filter_map(|key| match &self.slots.get(key)?.stored {
-                Stored::Memory(embedding) => Some(self.record(key, embedding)),
-                Stored::File { .. } => None,
-            })
-            .flatten()
-            .collect();
+        let mut appended: Vec<u8> = Vec::new();
+        let mut places: Vec<(EntryKey, Place)> = Vec::new();
+        for key in &self.pending {
+            if let Some(embedding) = self.slots.get(key).and_then(|slot| slot.entry.as_ref()) {
+                let record = self.record(key, embedding);
+                let offset = self.file_bytes + appended.len() as u64;
+                places.push((
+                    *key,
+                    Place {
+                        offset,
+                        len: record.len(),
+                    },
+                ));
+                appended.extend_from_slice(&record);
+            }
+        }
         let fits = self.file_bytes + appended.len() as u64 <= self.max_bytes;
-        if !self.needs_rewrite && self.file_bytes > 0 && fits {
+        if !self.needs_rewrite && self.file_bytes > 0 && fits && self.file.is_some() {
             let mut file = std::fs::OpenOptions::new().append(true).open(&path)?;
             file.write_all(&appended)?;
             self.file_bytes += appended.len() as u64;
+            for (key, place) in places {
+                if let Some(slot) = self.slots.get_mut(&key) {
+                    slot.place = Some(place);
+                }
+            }
         } else {
             self.rewrite(&path)?;
         }
@@ -324,9 +362,11 @@ impl EmbeddingCache {
             let mut at = header.len() as u64;
             // Oldest first: reading takes later records as more recent.
             for key in kept.iter().rev() {
-                let record = match &self.slots[key].stored {
-                    Stored::Memory(embedding) => Some(self.record(key, embedding)),
-                    Stored::File { offset, len } => read_at(self.file.as_ref(), *offset, *len),
+                let slot = &self.slots[key];
+                let record = match (&slot.entry, slot.place) {
+                    (Some(embedding), _) => Some(self.record(key, embedding)),
+                    (None, Some(place)) => read_at(self.file.as_ref(), place),
+                    (None, None) => None,
                 };
                 // A record that can no longer be read is dropped.
                 let Some(record) = record else { continue };
@@ -343,9 +383,7 @@ impl EmbeddingCache {
         self.slots.retain(|key, slot| match placed.get(key) {
             None => false,
             Some(&(offset, len)) => {
-                if let Stored::File { .. } = slot.stored {
-                    slot.stored = Stored::File { offset, len };
-                }
+                slot.place = Some(Place { offset, len });
                 true
             }
         });
@@ -363,9 +401,10 @@ impl EmbeddingCache {
     }
 
     fn slot_len(&self, slot: &Slot) -> usize {
-        match &slot.stored {
-            Stored::Memory(embedding) => self.record_len(embedding),
-            Stored::File { len, .. } => *len,
+        match (&slot.entry, slot.place) {
+            (_, Some(place)) => place.len,
+            (Some(embedding), None) => self.record_len(embedding),
+            (None, None) => 0,
         }
     }
 
@@ -450,11 +489,11 @@ impl EmbeddingCache {
                 Ok(key) => {
                     self.clock += 1;
                     let len = record.len();
-                    let stored = Stored::File { offset: at, len };
                     self.slots.insert(
                         key,
                         Slot {
-                            stored,
+                            entry: None,
+                            place: Some(Place { offset: at, len }),
                             recency: self.clock,
                         },
                     );
@@ -514,13 +553,18 @@ impl EmbeddingCache {
     }
 }
 
-/// The `len` bytes of the record at `offset` of `file`.
-fn read_at(file: Option<&File>, offset: u64, len: usize) -> Option<Vec<u8>> {
+/// The bytes of the record at `place` of `file`.
+fn read_at(file: Option<&File>, place: Place) -> Option<Vec<u8>> {
     let mut file = file?;
-    file.seek(SeekFrom::Start(offset)).ok()?;
-    let mut bytes = vec![0u8; len];
+    file.seek(SeekFrom::Start(place.offset)).ok()?;
+    let mut bytes = vec![0u8; place.len];
     file.read_exact(&mut bytes).ok()?;
     Some(bytes)
+}
+
+/// The entry whose record is at `place` of `file`.
+fn read_entry(file: Option<&File>, place: Option<Place>, dim: usize) -> Option<CachedEmbedding> {
+    parse_record(&read_at(file, place?)?, dim)
 }
 
 /// The embedding of a record verified when the file was opened.

@@ -8,9 +8,13 @@
 //! costs about a millisecond next to the 10–15 ms of embedding the request,
 //! so no approximate index is needed.
 //!
-//! The ranker also keeps each routing text's token vectors and their
-//! document frequencies for the hybrid ranker's late interaction
-//! ([`SemanticRanker::token_matches`]).
+//! The ranker keeps only the sentence vectors (the matrix), the document
+//! frequencies of the routing texts' tokens and each text's cache key. The
+//! part and token vectors, most of the memory (some 20 KB a skill), stay in
+//! the embedding cache's file and are read for the few skills a request
+//! explains or re-ranks by late interaction
+//! ([`SemanticRanker::token_matches`]): some 30 reads of a file the page
+//! cache holds, a fraction of a millisecond.
 //!
 //! ## Explanations
 //!
@@ -54,7 +58,8 @@ use std::sync::{Arc, OnceLock};
 
 use candle_core::{DType, Device, Tensor};
 
-use crate::embed::model::{QUANTISATION_OFFSET, QueryEmbedding, TokenVectors};
+use crate::embed::cache::{EntryKey, entry_key};
+use crate::embed::model::{QUANTISATION_OFFSET, QueryEmbedding};
 use crate::embed::{EmbedError, EmbedProgress, Embedder, SegmentedEmbedding};
 
 use super::{
@@ -222,23 +227,28 @@ fn push_trimmed(text: &str, range: Range<usize>, ranges: &mut Vec<Range<usize>>)
     }
 }
 
+/// A document and the key of its embedding. The part and token vectors,
+/// most of a library's embeddings, stay in the cache (on disk once written)
+/// and are fetched for the few skills a request re-ranks or explains.
 struct Entry {
     doc: RoutingDoc,
     parts: Vec<RoutingPart>,
-    /// Shared with the embedding cache: the token vectors, most of a
-    /// library's memory, are held once.
-    embedding: Arc<SegmentedEmbedding>,
+    key: EntryKey,
+    /// Distinct vocabulary ids of the routing text, for document frequencies.
+    token_ids: Box<[u32]>,
 }
 
-impl Entry {
-    fn tokens(&self) -> &TokenVectors {
-        &self.embedding.tokens
-    }
+/// What the ranker keeps of an embedding: the key, the sentence vector and
+/// the distinct token ids.
+type Kept = (EntryKey, Vec<f32>, Box<[u32]>);
 
-    /// Distinct vocabulary ids of the routing text, for document frequencies.
-    fn distinct_token_ids(&self) -> HashSet<u32> {
-        self.tokens().ids.iter().copied().collect()
-    }
+fn keep(key: EntryKey, embedding: &SegmentedEmbedding) -> Kept {
+    let distinct: HashSet<u32> = embedding.tokens.ids.iter().copied().collect();
+    (
+        key,
+        embedding.vector.clone(),
+        distinct.into_iter().collect(),
+    )
 }
 
 /// Semantic ranker over a library's routing texts. See the module docs.
@@ -255,6 +265,19 @@ pub struct SemanticRanker {
     /// For each vocabulary id, the number of documents whose routing text
     /// holds it: the IDF weights of [`SemanticRanker::token_matches`].
     document_frequency: HashMap<u32, u32>,
+}
+
+/// The texts and part ranges the embedder takes.
+fn embed_inputs(texts: &[(String, Vec<RoutingPart>)]) -> Vec<(String, Vec<Range<usize>>)> {
+    texts
+        .iter()
+        .map(|(text, parts)| {
+            (
+                text.clone(),
+                parts.iter().map(|p| p.text_range.clone()).collect(),
+            )
+        })
+        .collect()
 }
 
 fn model_error(err: EmbedError) -> RankError {
@@ -318,9 +341,16 @@ impl SemanticRanker {
             }
         }
         let texts: Vec<(String, Vec<RoutingPart>)> = unique.iter().map(routing_parts).collect();
-        let embedded = ranker.embed(&texts, progress)?;
-        for ((doc, (_, parts)), embedding) in unique.into_iter().zip(texts).zip(embedded) {
-            ranker.push(doc, parts, embedding);
+        let inputs = embed_inputs(&texts);
+        let mut kept: Vec<Option<Kept>> = vec![None; texts.len()];
+        ranker
+            .embedder
+            .embed_each(&inputs, progress, &mut |i, embedding| {
+                kept[i] = Some(keep(entry_key(&inputs[i].0, &inputs[i].1), &embedding));
+            })
+            .map_err(model_error)?;
+        for ((doc, (_, parts)), kept) in unique.into_iter().zip(texts).zip(kept) {
+            ranker.push(doc, parts, kept.unwrap_or_default());
         }
         Ok(ranker)
     }
@@ -337,41 +367,51 @@ impl SemanticRanker {
         &self,
         texts: &[(String, Vec<RoutingPart>)],
         progress: &mut dyn FnMut(EmbedProgress),
-    ) -> Result<Vec<Arc<SegmentedEmbedding>>, RankError> {
-        let inputs: Vec<(String, Vec<Range<usize>>)> = texts
-            .iter()
-            .map(|(text, parts)| {
-                (
-                    text.clone(),
-                    parts.iter().map(|p| p.text_range.clone()).collect(),
-                )
-            })
-            .collect();
-        self.embedder
+    ) -> Result<Vec<(EntryKey, Arc<SegmentedEmbedding>)>, RankError> {
+        let inputs = embed_inputs(texts);
+        let embedded = self
+            .embedder
             .embed_segmented(&inputs, progress)
-            .map_err(model_error)
+            .map_err(model_error)?;
+        Ok(inputs
+            .iter()
+            .map(|(text, ranges)| entry_key(text, ranges))
+            .zip(embedded)
+            .collect())
     }
 
-    fn push(
-        &mut self,
-        doc: RoutingDoc,
-        parts: Vec<RoutingPart>,
-        embedding: Arc<SegmentedEmbedding>,
-    ) {
+    /// The embedding of the document at `index`: from the cache, or embedded
+    /// again if the cache has lost it (evicted by another library's entries).
+    fn embedding(&self, index: usize) -> Result<Arc<SegmentedEmbedding>, RankError> {
+        let entry = &self.entries[index];
+        if let Some(embedding) = self.embedder.cached(&entry.key) {
+            return Ok(embedding);
+        }
+        let (text, parts) = routing_parts(&entry.doc);
+        Ok(self
+            .embed(&[(text, parts)], &mut |_| {})?
+            .pop()
+            .map(|(_, embedding)| embedding)
+            .unwrap_or_default())
+    }
+
+    fn push(&mut self, doc: RoutingDoc, parts: Vec<RoutingPart>, kept: Kept) {
+        let (key, vector, token_ids) = kept;
         self.by_key.insert(doc.key.clone(), self.entries.len());
-        self.matrix.extend_from_slice(&embedding.vector);
+        self.matrix.extend_from_slice(&vector);
         self.matrix_tensor = OnceLock::new();
         let entry = Entry {
             doc,
             parts,
-            embedding,
+            key,
+            token_ids,
         };
         self.count_tokens(&entry, 1);
         self.entries.push(entry);
     }
 
     fn count_tokens(&mut self, entry: &Entry, change: i32) {
-        for id in entry.distinct_token_ids() {
+        for &id in &entry.token_ids {
             let count = self.document_frequency.entry(id).or_default();
             *count = count.saturating_add_signed(change);
             if *count == 0 {
@@ -496,7 +536,8 @@ impl SemanticRanker {
         let mut scales = Vec::new();
         let mut ends = Vec::with_capacity(indices.len());
         for &index in indices {
-            let tokens = self.entries[index].tokens();
+            let embedding = self.embedding(index)?;
+            let tokens = &embedding.tokens;
             values.extend_from_slice(&tokens.values);
             scales.extend_from_slice(&tokens.scales);
             ends.push(scales.len());
@@ -588,10 +629,13 @@ impl SemanticRanker {
         similarity: f32,
     ) -> SemanticExplanation {
         let entry = &self.entries[index];
+        // Without its embedding (the model failing to re-embed a lost
+        // entry) a match is explained by its similarity alone.
+        let vectors = self.embedding(index).map(|e| e.parts.clone());
         let mut parts: Vec<SemanticPart> = entry
             .parts
             .iter()
-            .zip(&entry.embedding.parts)
+            .zip(vectors.iter().flatten())
             .map(|(part, vector)| SemanticPart {
                 field: part.field,
                 range: part.field_range.clone(),
@@ -693,23 +737,25 @@ impl Ranker for SemanticRanker {
     fn upsert(&mut self, doc: RoutingDoc) -> Result<(), RankError> {
         let (text, parts) = routing_parts(&doc);
         let texts = [(text, parts)];
-        let embedding = self.embed(&texts, &mut |_| {})?.pop().unwrap_or_default();
+        let (key, embedding) = self.embed(&texts, &mut |_| {})?.pop().unwrap_or_default();
         let [(_, parts)] = texts;
         match self.by_key.get(&doc.key) {
             Some(&index) => {
                 let dim = self.embedder.model().dim();
                 self.matrix[index * dim..(index + 1) * dim].copy_from_slice(&embedding.vector);
                 self.matrix_tensor = OnceLock::new();
+                let (key, _, token_ids) = keep(key, &embedding);
                 let entry = Entry {
                     doc,
                     parts,
-                    embedding,
+                    key,
+                    token_ids,
                 };
                 self.count_tokens(&entry, 1);
                 let old = std::mem::replace(&mut self.entries[index], entry);
                 self.count_tokens(&old, -1);
             }
-            None => self.push(doc, parts, embedding),
+            None => self.push(doc, parts, keep(key, &embedding)),
         }
         Ok(())
     }
