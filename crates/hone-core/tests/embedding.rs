@@ -300,3 +300,168 @@ fn hybrid_ranking_fuses_both_sides_and_explains_them() {
             .all(|m| m.id != "meals")
     );
 }
+
+#[test]
+fn cached_embeddings_are_shared_not_copied() {
+    let embedder = embedder(EmbeddingCache::in_memory("test", 384));
+    let texts = vec![("pdf: Reads PDF files.".to_string(), vec![0..3, 5..21])];
+    let first = embedder.embed_segmented(&texts, &mut |_| {}).unwrap();
+    let again = embedder.embed_segmented(&texts, &mut |_| {}).unwrap();
+    assert!(
+        Arc::ptr_eq(&first[0], &again[0]),
+        "a cache hit hands out the cached entry itself"
+    );
+}
+
+/// The token match computed the obvious way: every stored token vector
+/// restored to floats, its best cosine per request token, IDF-weighted.
+fn reference_token_match(
+    query: &hone_core::embed::model::QueryEmbedding,
+    tokens: &hone_core::embed::model::TokenVectors,
+    document_frequency: &std::collections::HashMap<u32, u32>,
+    documents: usize,
+) -> f32 {
+    use hone_core::embed::model::QUANTISATION_OFFSET;
+    let dim = 384;
+    let restored: Vec<Vec<f32>> = tokens
+        .values
+        .chunks_exact(dim)
+        .zip(&tokens.scales)
+        .map(|(bytes, scale)| {
+            bytes
+                .iter()
+                .map(|&b| (f32::from(b) - QUANTISATION_OFFSET) * scale)
+                .collect()
+        })
+        .collect();
+    let (mut weighted, mut total) = (0.0, 0.0);
+    for (id, request) in query.token_ids.iter().zip(query.tokens.chunks_exact(dim)) {
+        let frequency = document_frequency.get(id).copied().unwrap_or(0) as f32;
+        let weight = ((documents as f32 + 1.0) / (frequency + 0.5)).ln().max(0.0);
+        let best = restored
+            .iter()
+            .map(|t| t.iter().zip(request).map(|(a, b)| a * b).sum::<f32>())
+            .fold(f32::NEG_INFINITY, f32::max);
+        weighted += weight * best;
+        total += weight;
+    }
+    weighted / total
+}
+
+#[test]
+fn token_matches_equal_the_restored_vectors_cosines() {
+    use hone_core::rank::semantic::routing_parts;
+    let embedder = embedder(EmbeddingCache::in_memory("test", 384));
+    let docs = library();
+    let ranker = SemanticRanker::new(Arc::clone(&embedder), docs.clone(), &mut |_| {}).unwrap();
+    let texts: Vec<(String, Vec<std::ops::Range<usize>>)> = docs
+        .iter()
+        .map(|doc| {
+            let (text, parts) = routing_parts(doc);
+            (text, parts.into_iter().map(|p| p.text_range).collect())
+        })
+        .collect();
+    let embedded = embedder.embed_segmented(&texts, &mut |_| {}).unwrap();
+    let mut document_frequency = std::collections::HashMap::new();
+    for embedding in &embedded {
+        let distinct: std::collections::HashSet<u32> =
+            embedding.tokens.ids.iter().copied().collect();
+        for id in distinct {
+            *document_frequency.entry(id).or_insert(0) += 1;
+        }
+    }
+    let query = ranker
+        .embed_query("combine two portable document files into one")
+        .unwrap();
+    let indices: Vec<usize> = (0..docs.len()).collect();
+    let matches = ranker.token_matches(&query, &indices).unwrap();
+    for (index, score) in indices.iter().zip(matches) {
+        let position = docs
+            .iter()
+            .position(|d| d.key == ranker.doc(*index).key)
+            .unwrap();
+        let expected = reference_token_match(
+            &query,
+            &embedded[position].tokens,
+            &document_frequency,
+            docs.len(),
+        );
+        assert!(
+            (score - expected).abs() < 1e-5,
+            "{}: {score} against {expected}",
+            docs[position].name
+        );
+    }
+}
+
+#[test]
+fn a_long_request_keeps_its_distinctive_sentence_wherever_it_sits() {
+    use hone_core::rank::semantic::LONG_REQUEST_TOKENS;
+    let ranker = SemanticRanker::new(
+        embedder(EmbeddingCache::in_memory("test", 384)),
+        library(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let short = "combine two portable document files into one";
+    assert_eq!(ranker.reduce_request(short).unwrap(), short);
+    let context = "Some background first: I have been going back and forth on this \
+                   for a while, and the person who owned it left last month. "
+        .repeat(8);
+    let ask = "Merge the two PDF forms into one file.";
+    for request in [format!("{ask} {context}"), format!("{context}{ask}")] {
+        let reduced = ranker.reduce_request(&request).unwrap();
+        assert!(reduced.contains(ask), "{reduced}");
+        let tokens = ranker.embedder().model().tokens(&reduced).unwrap();
+        assert!(tokens.len() + 2 <= LONG_REQUEST_TOKENS, "{}", tokens.len());
+        assert_eq!(ranker.rank(&request, 1).unwrap()[0].id, "pdf");
+    }
+}
+
+#[test]
+fn rankers_over_a_file_cache_keep_the_vectors_on_disk_and_rank_the_same() {
+    use hone_core::rank::hybrid::HybridRanker;
+    let model = model();
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("cache.bin");
+    let on_disk = embedder(EmbeddingCache::open(
+        &path,
+        model.id(),
+        model.dim(),
+        1 << 30,
+    ));
+    let ranker = HybridRanker::new(Arc::clone(&on_disk), library(), &mut |_| {}).unwrap();
+    assert_eq!(
+        on_disk.cache().resident(),
+        0,
+        "written entries leave memory"
+    );
+    let in_memory = HybridRanker::new(
+        embedder(EmbeddingCache::in_memory("test", 384)),
+        library(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let request = "combine two portable document files into one";
+    let top = ranker.rank(request, 3).unwrap();
+    let expected = in_memory.rank(request, 3).unwrap();
+    assert_eq!(top[0].id, "pdf");
+    for (got, want) in top.iter().zip(&expected) {
+        assert_eq!((&got.id, got.score), (&want.id, want.score));
+    }
+    let Explanation::Hybrid(explanation) = &top[0].explanation else {
+        panic!("not hybrid")
+    };
+    assert!(
+        explanation
+            .semantic
+            .as_ref()
+            .is_some_and(|s| !s.parts.is_empty()),
+        "{explanation:?}"
+    );
+    assert_eq!(
+        on_disk.cache().resident(),
+        0,
+        "a request reads what it needs and keeps none of it"
+    );
+}

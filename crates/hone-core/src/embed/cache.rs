@@ -22,6 +22,16 @@
 //! header discards the file. Either way the file is rewritten on the next
 //! flush: a damaged cache costs re-embedding, never an error.
 //!
+//! ## Memory
+//!
+//! Opening the file verifies every record but keeps only its key and place;
+//! an entry is read from the file when it is first asked for. A cache holds
+//! the embeddings of every library the user has opened (up to its bound),
+//! and a process pays memory only for the library it ranks. Entries in memory
+//! are held behind an [`Arc`] and handed out as such: the rankers keep the
+//! very entries the cache holds, so a library's token vectors (most of an
+//! entry) are in memory once, not once in the cache and once per ranker.
+//!
 //! ## Bound
 //!
 //! Appending past `max_bytes` compacts the file: entries are kept most recently
@@ -30,9 +40,11 @@
 //! temporary file and a rename, so readers see the old file or the new one.
 
 use std::collections::HashMap;
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -85,10 +97,19 @@ pub enum CacheStatus {
     Rebuilt { reason: String },
 }
 
+/// An entry: in memory, in the file, or both (never neither).
 struct Slot {
-    embedding: CachedEmbedding,
+    entry: Option<Arc<CachedEmbedding>>,
+    /// Where its verified record is in the file, once written.
+    place: Option<Place>,
     /// Larger is more recent: file order for loaded entries, then use order.
     recency: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    offset: u64,
+    len: usize,
 }
 
 /// Embeddings of one model, in memory and (unless in-memory) on disk.
@@ -101,6 +122,8 @@ pub struct EmbeddingCache {
     /// Inserted but not yet written.
     pending: Vec<EntryKey>,
     clock: u64,
+    /// The file as last read or written, for entries not read yet.
+    file: Option<File>,
     /// Size of the file as last read or written.
     file_bytes: u64,
     needs_rewrite: bool,
@@ -119,6 +142,7 @@ impl EmbeddingCache {
             slots: HashMap::new(),
             pending: Vec::new(),
             clock: 0,
+            file: None,
             file_bytes: 0,
             needs_rewrite: false,
             status: CacheStatus::InMemory,
@@ -134,7 +158,7 @@ impl EmbeddingCache {
         let mut cache = EmbeddingCache::in_memory(model_id, dim);
         cache.path = Some(path.to_path_buf());
         cache.max_bytes = max_bytes;
-        cache.status = match std::fs::read(path) {
+        cache.status = match File::open(path) {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => CacheStatus::New,
             Err(err) => {
                 cache.needs_rewrite = true;
@@ -142,10 +166,7 @@ impl EmbeddingCache {
                     reason: format!("cannot read: {err}"),
                 }
             }
-            Ok(bytes) => {
-                cache.file_bytes = bytes.len() as u64;
-                cache.read(&bytes)
-            }
+            Ok(file) => cache.index(file),
         };
         cache
     }
@@ -166,23 +187,72 @@ impl EmbeddingCache {
         self.slots.is_empty()
     }
 
+    /// Entries read into memory (the others are still only on disk).
+    pub fn resident(&self) -> usize {
+        self.slots
+            .values()
+            .filter(|slot| slot.entry.is_some())
+            .count()
+    }
+
     /// The error of the last failed write, if the latest flush failed.
     pub fn last_write_error(&self) -> Option<&str> {
         self.last_write_error.as_deref()
     }
 
     /// The entry for `key`, marking it as used.
-    pub fn get(&mut self, key: &EntryKey) -> Option<&CachedEmbedding> {
+    /// An entry still on disk is read now; one that cannot be read is
+    /// dropped (its text is embedded again) and the file rewritten.
+    pub fn get(&mut self, key: &EntryKey) -> Option<&Arc<CachedEmbedding>> {
         self.clock += 1;
-        let clock = self.clock;
         let slot = self.slots.get_mut(key)?;
-        slot.recency = clock;
-        Some(&slot.embedding)
+        slot.recency = self.clock;
+        if slot.entry.is_none() {
+            match read_entry(self.file.as_ref(), slot.place, self.dim) {
+                Some(embedding) => slot.entry = Some(Arc::new(embedding)),
+                None => {
+                    self.slots.remove(key);
+                    self.needs_rewrite = true;
+                    return None;
+                }
+            }
+        }
+        self.slots.get(key)?.entry.as_ref()
+    }
+
+    /// The entry for `key`, read from the file if it is not in memory, but
+    /// not kept in memory: for callers that need an entry now and then and
+    /// hold it only briefly.
+    pub fn peek(&mut self, key: &EntryKey) -> Option<Arc<CachedEmbedding>> {
+        self.clock += 1;
+        let slot = self.slots.get_mut(key)?;
+        slot.recency = self.clock;
+        if let Some(entry) = &slot.entry {
+            return Some(Arc::clone(entry));
+        }
+        match read_entry(self.file.as_ref(), slot.place, self.dim) {
+            Some(embedding) => Some(Arc::new(embedding)),
+            None => {
+                self.slots.remove(key);
+                self.needs_rewrite = true;
+                None
+            }
+        }
+    }
+
+    /// Lets the memory of a written entry go (it stays readable from the
+    /// file). Entries not written yet, and those of an in-memory cache, stay.
+    pub fn release(&mut self, key: &EntryKey) {
+        if let Some(slot) = self.slots.get_mut(key)
+            && slot.place.is_some()
+        {
+            slot.entry = None;
+        }
     }
 
     /// Adds an entry (written by the next [`flush`](EmbeddingCache::flush)).
     /// Entries of the wrong length are ignored.
-    pub fn insert(&mut self, key: EntryKey, embedding: CachedEmbedding) {
+    pub fn insert(&mut self, key: EntryKey, embedding: Arc<CachedEmbedding>) {
         let tokens = &embedding.tokens;
         let valid = embedding.vector.len() == self.dim
             && embedding.parts.iter().all(|p| p.len() == self.dim)
@@ -192,12 +262,14 @@ impl EmbeddingCache {
             return;
         }
         self.clock += 1;
+        let place = self.slots.get(&key).and_then(|slot| slot.place);
         if self
             .slots
             .insert(
                 key,
                 Slot {
-                    embedding,
+                    entry: Some(embedding),
+                    place,
                     recency: self.clock,
                 },
             )
@@ -223,21 +295,32 @@ impl EmbeddingCache {
         if self.pending.is_empty() && !self.needs_rewrite {
             return Ok(());
         }
-        let appended: Vec<u8> = self
-            .pending
-            .iter()
-            .filter_map(|key| {
-                self.slots
-                    .get(key)
-                    .map(|slot| self.record(key, &slot.embedding))
-            })
-            .flatten()
-            .collect();
+        let mut appended: Vec<u8> = Vec::new();
+        let mut places: Vec<(EntryKey, Place)> = Vec::new();
+        for key in &self.pending {
+            if let Some(embedding) = self.slots.get(key).and_then(|slot| slot.entry.as_ref()) {
+                let record = self.record(key, embedding);
+                let offset = self.file_bytes + appended.len() as u64;
+                places.push((
+                    *key,
+                    Place {
+                        offset,
+                        len: record.len(),
+                    },
+                ));
+                appended.extend_from_slice(&record);
+            }
+        }
         let fits = self.file_bytes + appended.len() as u64 <= self.max_bytes;
-        if !self.needs_rewrite && self.file_bytes > 0 && fits {
+        if !self.needs_rewrite && self.file_bytes > 0 && fits && self.file.is_some() {
             let mut file = std::fs::OpenOptions::new().append(true).open(&path)?;
             file.write_all(&appended)?;
             self.file_bytes += appended.len() as u64;
+            for (key, place) in places {
+                if let Some(slot) = self.slots.get_mut(&key) {
+                    slot.place = Some(place);
+                }
+            }
         } else {
             self.rewrite(&path)?;
         }
@@ -256,19 +339,15 @@ impl EmbeddingCache {
         };
         let mut by_recency: Vec<(&EntryKey, &Slot)> = self.slots.iter().collect();
         by_recency.sort_by_key(|entry| std::cmp::Reverse(entry.1.recency));
-        let mut bytes = self.header();
-        let mut size = bytes.len() as u64;
+        let header = self.header();
+        let mut size = header.len() as u64;
         let mut kept = Vec::new();
         for (key, slot) in by_recency {
-            let len = self.record_len(&slot.embedding) as u64;
+            let len = self.slot_len(slot) as u64;
             if size + len <= target {
                 size += len;
                 kept.push(*key);
             }
-        }
-        // Oldest first: reading takes later records as more recent.
-        for key in kept.iter().rev() {
-            bytes.extend_from_slice(&self.record(key, &self.slots[key].embedding));
         }
         let dir = path
             .parent()
@@ -276,12 +355,38 @@ impl EmbeddingCache {
             .unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir)?;
         let mut file = tempfile::NamedTempFile::new_in(dir)?;
-        file.write_all(&bytes)?;
+        let mut placed: HashMap<EntryKey, (u64, usize)> = HashMap::new();
+        {
+            let mut writer = BufWriter::new(file.as_file_mut());
+            writer.write_all(&header)?;
+            let mut at = header.len() as u64;
+            // Oldest first: reading takes later records as more recent.
+            for key in kept.iter().rev() {
+                let slot = &self.slots[key];
+                let record = match (&slot.entry, slot.place) {
+                    (Some(embedding), _) => Some(self.record(key, embedding)),
+                    (None, Some(place)) => read_at(self.file.as_ref(), place),
+                    (None, None) => None,
+                };
+                // A record that can no longer be read is dropped.
+                let Some(record) = record else { continue };
+                writer.write_all(&record)?;
+                placed.insert(*key, (at, record.len()));
+                at += record.len() as u64;
+            }
+            writer.flush()?;
+        }
         file.as_file().sync_all()?;
-        file.persist(path).map_err(|e| e.error)?;
-        self.file_bytes = bytes.len() as u64;
-        let kept: std::collections::HashSet<EntryKey> = kept.into_iter().collect();
-        self.slots.retain(|key, _| kept.contains(key));
+        let file = file.persist(path).map_err(|e| e.error)?;
+        self.file_bytes = file.metadata()?.len();
+        self.file = Some(file);
+        self.slots.retain(|key, slot| match placed.get(key) {
+            None => false,
+            Some(&(offset, len)) => {
+                slot.place = Some(Place { offset, len });
+                true
+            }
+        });
         Ok(())
     }
 
@@ -290,9 +395,17 @@ impl EmbeddingCache {
         let records: u64 = self
             .slots
             .values()
-            .map(|slot| self.record_len(&slot.embedding) as u64)
+            .map(|slot| self.slot_len(slot) as u64)
             .sum();
         header + records
+    }
+
+    fn slot_len(&self, slot: &Slot) -> usize {
+        match (&slot.entry, slot.place) {
+            (_, Some(place)) => place.len,
+            (Some(embedding), None) => self.record_len(embedding),
+            (None, None) => 0,
+        }
     }
 
     fn header(&self) -> Vec<u8> {
@@ -341,12 +454,26 @@ impl EmbeddingCache {
         bytes
     }
 
-    /// Reads a whole file into the cache, returning what it found.
-    fn read(&mut self, bytes: &[u8]) -> CacheStatus {
+    /// Verifies every record of `file` and notes where each is, returning
+    /// what it found; the entries themselves are read when asked for.
+    fn index(&mut self, file: File) -> CacheStatus {
+        let status = self.index_records(&file);
+        self.file = Some(file);
+        status
+    }
+
+    fn index_records(&mut self, file: &File) -> CacheStatus {
+        let file_len = file.metadata().map_or(0, |m| m.len());
+        self.file_bytes = file_len;
+        let mut reader = BufReader::with_capacity(1 << 20, file);
         let header = self.header();
-        if bytes.len() < header.len() || bytes[..header.len()] != header[..] {
+        let mut head = Vec::with_capacity(header.len());
+        let read = (&mut reader)
+            .take(header.len() as u64)
+            .read_to_end(&mut head);
+        if read.is_err() || head != header {
             self.needs_rewrite = true;
-            let reason = if bytes.starts_with(MAGIC) {
+            let reason = if head.starts_with(MAGIC) {
                 "header does not match this model or format version"
             } else {
                 "not a Hone embedding cache"
@@ -355,19 +482,22 @@ impl EmbeddingCache {
                 reason: reason.into(),
             };
         }
-        let mut at = header.len();
-        while at < bytes.len() {
-            match self.read_record(&bytes[at..]) {
-                Ok((key, embedding, used)) => {
+        let mut at = header.len() as u64;
+        let mut record = Vec::new();
+        while at < file_len {
+            match self.verify_record(&mut reader, &mut record, file_len - at) {
+                Ok(key) => {
                     self.clock += 1;
+                    let len = record.len();
                     self.slots.insert(
                         key,
                         Slot {
-                            embedding,
+                            entry: None,
+                            place: Some(Place { offset: at, len }),
                             recency: self.clock,
                         },
                     );
-                    at += used;
+                    at += len as u64;
                 }
                 Err(reason) => {
                     self.needs_rewrite = true;
@@ -384,16 +514,21 @@ impl EmbeddingCache {
         }
     }
 
-    fn read_record(
+    /// Reads the next record into `record` and checks it, returning its key.
+    fn verify_record(
         &self,
-        bytes: &[u8],
-    ) -> Result<(EntryKey, CachedEmbedding, usize), &'static str> {
-        let u32_at = |at: usize| -> Option<usize> {
-            Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?) as usize)
+        reader: &mut impl Read,
+        record: &mut Vec<u8>,
+        remaining: u64,
+    ) -> Result<EntryKey, &'static str> {
+        let mut head = [0u8; 44];
+        if remaining < head.len() as u64 || reader.read_exact(&mut head).is_err() {
+            return Err("truncated record");
+        }
+        let u32_at = |at: usize| {
+            u32::from_le_bytes([head[at], head[at + 1], head[at + 2], head[at + 3]]) as usize
         };
-        let payload_len = u32_at(0).ok_or("truncated record")?;
-        let parts = u32_at(36).ok_or("truncated record")?;
-        let tokens = u32_at(40).ok_or("truncated record")?;
+        let (payload_len, parts, tokens) = (u32_at(0), u32_at(36), u32_at(40));
         if parts > 4096 || tokens > 1 << 16 {
             return Err("malformed record");
         }
@@ -401,41 +536,71 @@ impl EmbeddingCache {
         if payload_len + 4 + CHECK_LEN != total {
             return Err("malformed record");
         }
-        let record = bytes.get(..total).ok_or("truncated record")?;
+        if total as u64 > remaining {
+            return Err("truncated record");
+        }
+        record.clear();
+        record.extend_from_slice(&head);
+        record.resize(total, 0);
+        reader
+            .read_exact(&mut record[head.len()..])
+            .map_err(|_| "truncated record")?;
         let (body, stored) = record.split_at(total - CHECK_LEN);
         if check(body) != stored {
             return Err("checksum mismatch");
         }
-        let key: EntryKey = body[4..36].try_into().map_err(|_| "malformed record")?;
-        let floats = |bytes: &[u8]| -> Vec<f32> {
-            bytes
-                .chunks_exact(4)
-                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect()
-        };
-        let (vectors, rest) = body[44..].split_at((1 + parts) * self.dim * 4);
-        let mut vectors = vectors.chunks_exact(self.dim * 4).map(floats);
-        let vector = vectors.next().ok_or("malformed record")?;
-        let (ids, rest) = rest.split_at(tokens * 4);
-        let (scales, values) = rest.split_at(tokens * 4);
-        let tokens = TokenVectors {
-            ids: ids
-                .chunks_exact(4)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect(),
-            scales: floats(scales),
-            values: values.to_vec(),
-        };
-        Ok((
-            key,
-            CachedEmbedding {
-                vector,
-                parts: vectors.collect(),
-                tokens,
-            },
-            total,
-        ))
+        body[4..36].try_into().map_err(|_| "malformed record")
     }
+}
+
+/// The bytes of the record at `place` of `file`.
+fn read_at(file: Option<&File>, place: Place) -> Option<Vec<u8>> {
+    let mut file = file?;
+    file.seek(SeekFrom::Start(place.offset)).ok()?;
+    let mut bytes = vec![0u8; place.len];
+    file.read_exact(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// The entry whose record is at `place` of `file`.
+fn read_entry(file: Option<&File>, place: Option<Place>, dim: usize) -> Option<CachedEmbedding> {
+    parse_record(&read_at(file, place?)?, dim)
+}
+
+/// The embedding of a record verified when the file was opened.
+fn parse_record(record: &[u8], dim: usize) -> Option<CachedEmbedding> {
+    let u32_at = |at: usize| -> Option<usize> {
+        Some(u32::from_le_bytes(record.get(at..at + 4)?.try_into().ok()?) as usize)
+    };
+    let (parts, tokens) = (u32_at(36)?, u32_at(40)?);
+    let body = record.get(44..record.len().checked_sub(CHECK_LEN)?)?;
+    if body.len() != (1 + parts) * dim * 4 + tokens * (8 + dim) {
+        return None;
+    }
+    let floats = |bytes: &[u8]| -> Vec<f32> {
+        bytes
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect()
+    };
+    let (vectors, rest) = body.split_at((1 + parts) * dim * 4);
+    let mut vectors = vectors.chunks_exact(dim * 4).map(floats);
+    let vector = vectors.next()?;
+    let (ids, rest) = rest.split_at(tokens * 4);
+    let (scales, values) = rest.split_at(tokens * 4);
+    let tokens = TokenVectors {
+        ids: ids
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect(),
+        scales: floats(scales),
+        values: values.to_vec(),
+    };
+    Some(CachedEmbedding {
+        vector,
+        parts: vectors.collect(),
+        tokens,
+    })
 }
 
 fn check(bytes: &[u8]) -> [u8; CHECK_LEN] {
@@ -476,19 +641,24 @@ mod tests {
         let path = tmp.path().join("sub/model.bin");
         let mut cache = open(&path);
         assert_eq!(cache.status(), &CacheStatus::New);
-        cache.insert(entry_key("a", &[]), embedding(1.0, 0));
+        cache.insert(entry_key("a", &[]), embedding(1.0, 0).into());
         cache.flush().unwrap();
         let mut cache = open(&path);
         cache.insert(
             entry_key("b", std::slice::from_ref(&(0..1))),
-            embedding(2.0, 2),
+            embedding(2.0, 2).into(),
         );
         cache.flush().unwrap();
         let mut cache = open(&path);
         assert_eq!(cache.status(), &CacheStatus::Loaded { entries: 2 });
-        assert_eq!(cache.get(&entry_key("a", &[])), Some(&embedding(1.0, 0)));
         assert_eq!(
-            cache.get(&entry_key("b", std::slice::from_ref(&(0..1)))),
+            cache.get(&entry_key("a", &[])).map(|e| e.as_ref()),
+            Some(&embedding(1.0, 0))
+        );
+        assert_eq!(
+            cache
+                .get(&entry_key("b", std::slice::from_ref(&(0..1))))
+                .map(|e| e.as_ref()),
             Some(&embedding(2.0, 2))
         );
         assert_eq!(
@@ -499,12 +669,42 @@ mod tests {
     }
 
     #[test]
+    fn entries_are_read_from_the_file_when_first_asked_for() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("model.bin");
+        let mut cache = open(&path);
+        for i in 0..3 {
+            cache.insert(
+                entry_key(&i.to_string(), &[]),
+                embedding(i as f32, 1).into(),
+            );
+        }
+        cache.flush().unwrap();
+        let mut cache = open(&path);
+        assert_eq!(cache.status(), &CacheStatus::Loaded { entries: 3 });
+        assert_eq!(cache.resident(), 0, "opening reads no entry");
+        assert_eq!(
+            cache.get(&entry_key("1", &[])).map(|e| e.as_ref()),
+            Some(&embedding(1.0, 1))
+        );
+        assert_eq!(cache.resident(), 1);
+        // A rewrite keeps the entries still on disk readable at their new place.
+        cache.needs_rewrite = true;
+        cache.flush().unwrap();
+        assert_eq!(
+            cache.get(&entry_key("2", &[])).map(|e| e.as_ref()),
+            Some(&embedding(2.0, 1))
+        );
+        assert_eq!(open(&path).status(), &CacheStatus::Loaded { entries: 3 });
+    }
+
+    #[test]
     fn a_damaged_tail_keeps_earlier_entries_and_is_repaired() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("model.bin");
         let mut cache = open(&path);
         for (i, text) in ["a", "b", "c"].iter().enumerate() {
-            cache.insert(entry_key(text, &[]), embedding(i as f32, 1));
+            cache.insert(entry_key(text, &[]), embedding(i as f32, 1).into());
         }
         cache.flush().unwrap();
         let mut bytes = std::fs::read(&path).unwrap();
@@ -529,7 +729,7 @@ mod tests {
         std::fs::write(&path, b"\x00garbage that is not a cache").unwrap();
         let mut cache = open(&path);
         assert!(matches!(cache.status(), CacheStatus::Rebuilt { .. }));
-        cache.insert(entry_key("a", &[]), embedding(1.0, 0));
+        cache.insert(entry_key("a", &[]), embedding(1.0, 0).into());
         cache.flush().unwrap();
 
         let bytes = std::fs::read(&path).unwrap();
@@ -554,7 +754,10 @@ mod tests {
         let max_bytes = (64 + 10 * record) as u64;
         let mut cache = EmbeddingCache::open(&path, "test-model", DIM, max_bytes);
         for i in 0..10 {
-            cache.insert(entry_key(&i.to_string(), &[]), embedding(i as f32, 0));
+            cache.insert(
+                entry_key(&i.to_string(), &[]),
+                embedding(i as f32, 0).into(),
+            );
         }
         cache.flush().unwrap();
         let mut cache = EmbeddingCache::open(&path, "test-model", DIM, max_bytes);
@@ -562,7 +765,10 @@ mod tests {
         // The oldest entry is used again, so it survives the compaction.
         assert!(cache.get(&entry_key("0", &[])).is_some());
         for i in 10..13 {
-            cache.insert(entry_key(&i.to_string(), &[]), embedding(i as f32, 0));
+            cache.insert(
+                entry_key(&i.to_string(), &[]),
+                embedding(i as f32, 0).into(),
+            );
             cache.flush().unwrap();
             assert!(std::fs::metadata(&path).unwrap().len() <= max_bytes);
         }
@@ -588,7 +794,7 @@ mod tests {
         let blocker = tmp.path().join("file");
         std::fs::write(&blocker, "not a directory").unwrap();
         let mut cache = open(&blocker.join("model.bin"));
-        cache.insert(entry_key("a", &[]), embedding(1.0, 0));
+        cache.insert(entry_key("a", &[]), embedding(1.0, 0).into());
         assert!(cache.flush().is_err());
         assert!(cache.last_write_error().is_some());
         assert!(cache.get(&entry_key("a", &[])).is_some());

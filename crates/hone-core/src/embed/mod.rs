@@ -25,7 +25,7 @@ pub mod install;
 pub mod model;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde::Serialize;
 
@@ -129,38 +129,71 @@ impl Embedder {
     /// Segmented embeddings of `texts` (each with its part ranges), from the
     /// cache where possible; new ones are embedded in batches, added to the
     /// cache and written to disk. `progress` sees only the texts embedded.
+    /// Entries the cache holds in memory are shared, not copied; those in its
+    /// file are read for the caller and not kept (see [`Embedder::cached`]).
     pub fn embed_segmented(
         &self,
         texts: &[(String, Vec<std::ops::Range<usize>>)],
         progress: &mut dyn FnMut(EmbedProgress),
-    ) -> Result<Vec<CachedEmbedding>, EmbedError> {
+    ) -> Result<Vec<Arc<CachedEmbedding>>, EmbedError> {
+        let mut found = vec![Arc::default(); texts.len()];
+        self.embed_each(texts, progress, &mut |i, entry| found[i] = entry)?;
+        Ok(found)
+    }
+
+    /// As [`Embedder::embed_segmented`], handing each embedding to `each`
+    /// with its index as soon as it is there (cache hits first, in order)
+    /// rather than all at once: a caller that keeps a little of each entry
+    /// never holds a whole library's vectors, which the allocator would keep
+    /// as the process's memory after they are freed.
+    pub fn embed_each(
+        &self,
+        texts: &[(String, Vec<std::ops::Range<usize>>)],
+        progress: &mut dyn FnMut(EmbedProgress),
+        each: &mut dyn FnMut(usize, Arc<CachedEmbedding>),
+    ) -> Result<(), EmbedError> {
         let keys: Vec<_> = texts
             .iter()
             .map(|(text, parts)| cache::entry_key(text, parts))
             .collect();
-        let mut found: Vec<Option<CachedEmbedding>> = {
+        let mut missing = Vec::new();
+        {
             let mut cache = self.cache();
-            keys.iter().map(|key| cache.get(key).cloned()).collect()
-        };
-        let missing: Vec<usize> = (0..texts.len()).filter(|&i| found[i].is_none()).collect();
-        if !missing.is_empty() {
-            let inputs: Vec<(&str, &[std::ops::Range<usize>])> = missing
-                .iter()
-                .map(|&i| (texts[i].0.as_str(), texts[i].1.as_slice()))
-                .collect();
-            let embedded = self.model.embed_segmented(&inputs, progress)?;
-            let mut cache = self.cache();
-            for (&i, segmented) in missing.iter().zip(embedded) {
-                let entry = CachedEmbedding::from(segmented);
-                cache.insert(keys[i], entry.clone());
-                found[i] = Some(entry);
+            for (i, key) in keys.iter().enumerate() {
+                match cache.peek(key) {
+                    Some(entry) => each(i, entry),
+                    None => missing.push(i),
+                }
             }
-            // A cache that cannot be written only costs time on the next open.
-            let _ = cache.flush();
         }
-        Ok(found
-            .into_iter()
-            .map(|entry| entry.unwrap_or_default())
-            .collect())
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let inputs: Vec<(&str, &[std::ops::Range<usize>])> = missing
+            .iter()
+            .map(|&i| (texts[i].0.as_str(), texts[i].1.as_slice()))
+            .collect();
+        let embedded = self.model.embed_segmented(&inputs, progress)?;
+        let mut cache = self.cache();
+        for (&i, segmented) in missing.iter().zip(embedded) {
+            let entry = Arc::new(segmented);
+            cache.insert(keys[i], Arc::clone(&entry));
+            each(i, entry);
+        }
+        // A cache that cannot be written only costs time on the next open,
+        // and keeps its entries in memory.
+        let _ = cache.flush();
+        for &i in &missing {
+            cache.release(&keys[i]);
+        }
+        Ok(())
+    }
+
+    /// The cached embedding with `key` ([`cache::entry_key`]), read from the
+    /// cache file when it is not in memory. Rankers keep only keys and fetch
+    /// what a request needs, so the part and token vectors of a library stay
+    /// on disk (in the page cache) rather than in each process's memory.
+    pub fn cached(&self, key: &cache::EntryKey) -> Option<Arc<CachedEmbedding>> {
+        self.cache().peek(key)
     }
 }

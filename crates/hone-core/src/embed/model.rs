@@ -261,6 +261,23 @@ impl EmbeddingModel {
         Ok(embedded.into_iter().map(|e| e.vector).collect())
     }
 
+    /// The vocabulary ids of `text`'s tokens (special tokens excluded) with
+    /// their byte ranges in `text`, at most [`max_tokens`] of them.
+    ///
+    /// [`max_tokens`]: EmbeddingModel::max_tokens
+    pub fn tokens(&self, text: &str) -> Result<Vec<(u32, Range<usize>)>, EmbedError> {
+        let encoding = self
+            .tokenizer
+            .encode(text, false)
+            .map_err(|e| EmbedError::Inference(e.to_string()))?;
+        Ok(encoding
+            .get_ids()
+            .iter()
+            .zip(encoding.get_offsets())
+            .map(|(&id, &(start, end))| (id, start..end))
+            .collect())
+    }
+
     /// The embedding of a request, with its token vectors.
     pub fn embed_query(&self, text: &str) -> Result<QueryEmbedding, EmbedError> {
         let encoding = self

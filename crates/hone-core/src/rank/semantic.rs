@@ -8,9 +8,13 @@
 //! costs about a millisecond next to the 10–15 ms of embedding the request,
 //! so no approximate index is needed.
 //!
-//! The ranker also keeps each routing text's token vectors and their
-//! document frequencies for the hybrid ranker's late interaction
-//! ([`SemanticRanker::token_matches`]).
+//! The ranker keeps only the sentence vectors (the matrix), the document
+//! frequencies of the routing texts' tokens and each text's cache key. The
+//! part and token vectors, most of the memory (some 20 KB a skill), stay in
+//! the embedding cache's file and are read for the few skills a request
+//! explains or re-ranks by late interaction
+//! ([`SemanticRanker::token_matches`]): some 30 reads of a file the page
+//! cache holds, a fraction of a millisecond.
 //!
 //! ## Explanations
 //!
@@ -19,6 +23,23 @@
 //! yields, from the same forward pass, one vector per part whose dot product
 //! with the request is that part's exact share of the similarity (see
 //! [`crate::embed::model`]), so a match says which sentence carried it.
+//!
+//! ## Long requests
+//!
+//! A request that is a whole task description (up to 2,000 characters, some
+//! 450 tokens) would cost a forward pass over the model's full window, and
+//! the window (256 tokens) would still cut off its end, where the ask often
+//! is. A request longer than [`LONG_REQUEST_TOKENS`] is therefore reduced
+//! before it is embedded, as verbose-query reduction does in retrieval: it is
+//! cut into sentences (and long sentences into runs of words), each scored by
+//! the mean IDF of its tokens over the library's routing texts (the weights
+//! of the late interaction below; 0 for a token no routing text holds), and
+//! the best-scoring pieces are kept in
+//! their original order up to the budget. Context that any skill could share
+//! ("we are a small team, the release is in two weeks") scores low; the
+//! sentence that names the task scores high wherever it sits. Shorter
+//! requests, nearly all of them, are embedded exactly as written. The keyword
+//! ranker always sees the whole request.
 //!
 //! ## Confidence
 //!
@@ -30,13 +51,15 @@
 //! were fitted on the development benchmark to predict whether the top match
 //! is right, so a confidence reads as a probability.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 use candle_core::{DType, Device, Tensor};
 
-use crate::embed::model::{QUANTISATION_OFFSET, QueryEmbedding, TokenVectors};
+use crate::embed::cache::{EntryKey, entry_key};
+use crate::embed::model::{QUANTISATION_OFFSET, QueryEmbedding};
 use crate::embed::{EmbedError, EmbedProgress, Embedder, SegmentedEmbedding};
 
 use super::{
@@ -47,6 +70,15 @@ use super::{
 /// Description sentences beyond this many are merged into the last: a long
 /// description's tail is one part rather than dozens of tiny ones.
 const MAX_SENTENCES: usize = 16;
+
+/// Requests of more tokens than this are reduced to this many before they
+/// are embedded (see the module docs): the forward pass costs about linearly
+/// in tokens, and this keeps a long request within a short one's budget.
+pub const LONG_REQUEST_TOKENS: usize = 128;
+
+/// Pieces of a reduced request are at most this many tokens: a run-on
+/// sentence is split into runs of words this long.
+const PIECE_TOKENS: usize = 32;
 
 /// The calibration of the semantic confidence: `σ(bias + similarity_weight ·
 /// s + margin_weight · (s − s_other))`.
@@ -195,27 +227,28 @@ fn push_trimmed(text: &str, range: Range<usize>, ranges: &mut Vec<Range<usize>>)
     }
 }
 
+/// A document and the key of its embedding. The part and token vectors,
+/// most of a library's embeddings, stay in the cache (on disk once written)
+/// and are fetched for the few skills a request re-ranks or explains.
 struct Entry {
     doc: RoutingDoc,
     parts: Vec<RoutingPart>,
-    part_vectors: Vec<Vec<f32>>,
-    tokens: TokenVectors,
+    key: EntryKey,
+    /// Distinct vocabulary ids of the routing text, for document frequencies.
+    token_ids: Box<[u32]>,
 }
 
-impl Entry {
-    fn new(doc: RoutingDoc, parts: Vec<RoutingPart>, embedding: SegmentedEmbedding) -> Self {
-        Entry {
-            doc,
-            parts,
-            part_vectors: embedding.parts,
-            tokens: embedding.tokens,
-        }
-    }
+/// What the ranker keeps of an embedding: the key, the sentence vector and
+/// the distinct token ids.
+type Kept = (EntryKey, Vec<f32>, Box<[u32]>);
 
-    /// Distinct vocabulary ids of the routing text, for document frequencies.
-    fn distinct_token_ids(&self) -> HashSet<u32> {
-        self.tokens.ids.iter().copied().collect()
-    }
+fn keep(key: EntryKey, embedding: &SegmentedEmbedding) -> Kept {
+    let distinct: HashSet<u32> = embedding.tokens.ids.iter().copied().collect();
+    (
+        key,
+        embedding.vector.clone(),
+        distinct.into_iter().collect(),
+    )
 }
 
 /// Semantic ranker over a library's routing texts. See the module docs.
@@ -232,6 +265,19 @@ pub struct SemanticRanker {
     /// For each vocabulary id, the number of documents whose routing text
     /// holds it: the IDF weights of [`SemanticRanker::token_matches`].
     document_frequency: HashMap<u32, u32>,
+}
+
+/// The texts and part ranges the embedder takes.
+fn embed_inputs(texts: &[(String, Vec<RoutingPart>)]) -> Vec<(String, Vec<Range<usize>>)> {
+    texts
+        .iter()
+        .map(|(text, parts)| {
+            (
+                text.clone(),
+                parts.iter().map(|p| p.text_range.clone()).collect(),
+            )
+        })
+        .collect()
 }
 
 fn model_error(err: EmbedError) -> RankError {
@@ -295,9 +341,16 @@ impl SemanticRanker {
             }
         }
         let texts: Vec<(String, Vec<RoutingPart>)> = unique.iter().map(routing_parts).collect();
-        let embedded = ranker.embed(&texts, progress)?;
-        for ((doc, (_, parts)), embedding) in unique.into_iter().zip(texts).zip(embedded) {
-            ranker.push(doc, parts, embedding);
+        let inputs = embed_inputs(&texts);
+        let mut kept: Vec<Option<Kept>> = vec![None; texts.len()];
+        ranker
+            .embedder
+            .embed_each(&inputs, progress, &mut |i, embedding| {
+                kept[i] = Some(keep(entry_key(&inputs[i].0, &inputs[i].1), &embedding));
+            })
+            .map_err(model_error)?;
+        for ((doc, (_, parts)), kept) in unique.into_iter().zip(texts).zip(kept) {
+            ranker.push(doc, parts, kept.unwrap_or_default());
         }
         Ok(ranker)
     }
@@ -314,32 +367,51 @@ impl SemanticRanker {
         &self,
         texts: &[(String, Vec<RoutingPart>)],
         progress: &mut dyn FnMut(EmbedProgress),
-    ) -> Result<Vec<SegmentedEmbedding>, RankError> {
-        let inputs: Vec<(String, Vec<Range<usize>>)> = texts
-            .iter()
-            .map(|(text, parts)| {
-                (
-                    text.clone(),
-                    parts.iter().map(|p| p.text_range.clone()).collect(),
-                )
-            })
-            .collect();
-        self.embedder
+    ) -> Result<Vec<(EntryKey, Arc<SegmentedEmbedding>)>, RankError> {
+        let inputs = embed_inputs(texts);
+        let embedded = self
+            .embedder
             .embed_segmented(&inputs, progress)
-            .map_err(model_error)
+            .map_err(model_error)?;
+        Ok(inputs
+            .iter()
+            .map(|(text, ranges)| entry_key(text, ranges))
+            .zip(embedded)
+            .collect())
     }
 
-    fn push(&mut self, doc: RoutingDoc, parts: Vec<RoutingPart>, embedding: SegmentedEmbedding) {
+    /// The embedding of the document at `index`: from the cache, or embedded
+    /// again if the cache has lost it (evicted by another library's entries).
+    fn embedding(&self, index: usize) -> Result<Arc<SegmentedEmbedding>, RankError> {
+        let entry = &self.entries[index];
+        if let Some(embedding) = self.embedder.cached(&entry.key) {
+            return Ok(embedding);
+        }
+        let (text, parts) = routing_parts(&entry.doc);
+        Ok(self
+            .embed(&[(text, parts)], &mut |_| {})?
+            .pop()
+            .map(|(_, embedding)| embedding)
+            .unwrap_or_default())
+    }
+
+    fn push(&mut self, doc: RoutingDoc, parts: Vec<RoutingPart>, kept: Kept) {
+        let (key, vector, token_ids) = kept;
         self.by_key.insert(doc.key.clone(), self.entries.len());
-        self.matrix.extend_from_slice(&embedding.vector);
+        self.matrix.extend_from_slice(&vector);
         self.matrix_tensor = OnceLock::new();
-        let entry = Entry::new(doc, parts, embedding);
+        let entry = Entry {
+            doc,
+            parts,
+            key,
+            token_ids,
+        };
         self.count_tokens(&entry, 1);
         self.entries.push(entry);
     }
 
     fn count_tokens(&mut self, entry: &Entry, change: i32) {
-        for id in entry.distinct_token_ids() {
+        for &id in &entry.token_ids {
             let count = self.document_frequency.entry(id).or_default();
             *count = count.saturating_add_signed(change);
             if *count == 0 {
@@ -359,12 +431,88 @@ impl SemanticRanker {
         self.by_key.get(key).copied()
     }
 
-    /// The embedding of a request, with its token vectors.
+    /// The embedding of a request, with its token vectors; a long request
+    /// is reduced first (see the module docs).
     pub fn embed_query(&self, query: &str) -> Result<QueryEmbedding, RankError> {
+        let reduced = self.reduce_request(query)?;
         self.embedder
             .model()
-            .embed_query(query)
+            .embed_query(&reduced)
             .map_err(model_error)
+    }
+
+    /// The IDF weight of a vocabulary id over the routing texts.
+    fn token_weight(&self, id: u32) -> f32 {
+        let documents = self.entries.len() as f32;
+        let frequency = self.document_frequency.get(&id).copied().unwrap_or(0) as f32;
+        ((documents + 1.0) / (frequency + 0.5)).ln().max(0.0)
+    }
+
+    /// The weight of a token when choosing what of a long request to keep:
+    /// its IDF, or 0 for a token no routing text holds, which ties the
+    /// request to no skill (a typo or a word of the surrounding context
+    /// would otherwise weigh the most).
+    fn reduction_weight(&self, id: u32) -> f32 {
+        if self.document_frequency.contains_key(&id) {
+            self.token_weight(id)
+        } else {
+            0.0
+        }
+    }
+
+    /// `query` itself when it fits [`LONG_REQUEST_TOKENS`], else its most
+    /// distinctive sentences (or runs of words) in their order, up to that
+    /// many tokens.
+    pub fn reduce_request<'q>(&self, query: &'q str) -> Result<Cow<'q, str>, RankError> {
+        let model = self.embedder.model();
+        // Two special tokens frame every input.
+        let budget = LONG_REQUEST_TOKENS
+            .min(model.max_tokens())
+            .saturating_sub(2);
+        // A token spans at least one byte: short texts need no tokenizing.
+        if query.len() <= budget {
+            return Ok(Cow::Borrowed(query));
+        }
+        let mut pieces: Vec<(Range<usize>, usize, f32)> = Vec::new();
+        let mut total = 0;
+        for sentence in sentences(query) {
+            let tokens = model
+                .tokens(&query[sentence.clone()])
+                .map_err(model_error)?;
+            total += tokens.len();
+            for run in tokens.chunks(PIECE_TOKENS) {
+                let (Some(first), Some(last)) = (run.first(), run.last()) else {
+                    continue;
+                };
+                let range = sentence.start + first.1.start..sentence.start + last.1.end;
+                let score = run
+                    .iter()
+                    .map(|(id, _)| self.reduction_weight(*id))
+                    .sum::<f32>()
+                    / run.len() as f32;
+                pieces.push((range, run.len(), score));
+            }
+        }
+        if total <= budget {
+            return Ok(Cow::Borrowed(query));
+        }
+        let mut order: Vec<usize> = (0..pieces.len()).collect();
+        order.sort_by(|&a, &b| pieces[b].2.total_cmp(&pieces[a].2).then(a.cmp(&b)));
+        let mut kept = vec![false; pieces.len()];
+        let mut used = 0;
+        for i in order {
+            if used + pieces[i].1 <= budget {
+                kept[i] = true;
+                used += pieces[i].1;
+            }
+        }
+        let reduced: Vec<&str> = pieces
+            .iter()
+            .zip(kept)
+            .filter(|(_, kept)| *kept)
+            .map(|((range, _, _), _)| &query[range.clone()])
+            .collect();
+        Ok(Cow::Owned(reduced.join(" ")))
     }
 
     /// Late interaction, for the documents at `indices`: how closely each
@@ -378,21 +526,18 @@ impl SemanticRanker {
         indices: &[usize],
     ) -> Result<Vec<f32>, RankError> {
         let dim = self.embedder.model().dim();
-        let documents = self.entries.len() as f32;
         let weights: Vec<f32> = query
             .token_ids
             .iter()
-            .map(|id| {
-                let frequency = self.document_frequency.get(id).copied().unwrap_or(0) as f32;
-                ((documents + 1.0) / (frequency + 0.5)).ln().max(0.0)
-            })
+            .map(|&id| self.token_weight(id))
             .collect();
         let total_weight: f32 = weights.iter().sum();
         let mut values = Vec::new();
         let mut scales = Vec::new();
         let mut ends = Vec::with_capacity(indices.len());
         for &index in indices {
-            let tokens = &self.entries[index].tokens;
+            let embedding = self.embedding(index)?;
+            let tokens = &embedding.tokens;
             values.extend_from_slice(&tokens.values);
             scales.extend_from_slice(&tokens.scales);
             ends.push(scales.len());
@@ -400,36 +545,46 @@ impl SemanticRanker {
         if total_weight <= 0.0 || scales.is_empty() {
             return Ok(vec![0.0; indices.len()]);
         }
-        // One product of all request tokens with all candidate tokens.
+        // One product of all request tokens with all candidate tokens, on
+        // the stored bytes as they are: with `b` the bytes of a candidate
+        // token and `s` its scale, its vector is `s · (b − 128)`, so its
+        // cosine with a request token `q` is `s · (q · b − 128 · Σq)`. The
+        // correction costs one pass over the products instead of two passes
+        // (shift, scale) over every candidate component.
         let cpu = &Device::Cpu;
         let token_count = scales.len();
-        let scales = Tensor::from_vec(scales, (token_count, 1), cpu).map_err(tensor_error)?;
         let candidates = Tensor::from_vec(values, (token_count, dim), cpu)
             .and_then(|t| t.to_dtype(DType::F32))
-            .and_then(|t| t.affine(1.0, -f64::from(QUANTISATION_OFFSET)))
-            .and_then(|t| t.broadcast_mul(&scales))
             .map_err(tensor_error)?;
         let request =
             Tensor::from_slice(&query.tokens, (weights.len(), dim), cpu).map_err(tensor_error)?;
-        let cosines: Vec<Vec<f32>> = request
+        let products: Vec<f32> = request
             .matmul(&candidates.t().map_err(tensor_error)?)
-            .and_then(|t| t.to_vec2())
+            .and_then(|t| t.flatten_all())
+            .and_then(|t| t.to_vec1())
             .map_err(tensor_error)?;
+        let offsets: Vec<f32> = query
+            .tokens
+            .chunks_exact(dim)
+            .map(|q| QUANTISATION_OFFSET * q.iter().sum::<f32>())
+            .collect();
         let mut start = 0;
         let mut matches = Vec::with_capacity(indices.len());
         for end in ends {
             let score = if end == start {
                 0.0
             } else {
-                let weighted: f32 = cosines
-                    .iter()
+                let weighted: f32 = products
+                    .chunks_exact(token_count)
+                    .zip(&offsets)
                     .zip(&weights)
-                    .map(|(row, weight)| {
-                        weight
-                            * row[start..end]
-                                .iter()
-                                .copied()
-                                .fold(f32::NEG_INFINITY, f32::max)
+                    .map(|((row, offset), weight)| {
+                        let best = row[start..end]
+                            .iter()
+                            .zip(&scales[start..end])
+                            .map(|(product, scale)| scale * (product - offset))
+                            .fold(f32::NEG_INFINITY, f32::max);
+                        weight * best
                     })
                     .sum();
                 weighted / total_weight
@@ -474,10 +629,13 @@ impl SemanticRanker {
         similarity: f32,
     ) -> SemanticExplanation {
         let entry = &self.entries[index];
+        // Without its embedding (the model failing to re-embed a lost
+        // entry) a match is explained by its similarity alone.
+        let vectors = self.embedding(index).map(|e| e.parts.clone());
         let mut parts: Vec<SemanticPart> = entry
             .parts
             .iter()
-            .zip(&entry.part_vectors)
+            .zip(vectors.iter().flatten())
             .map(|(part, vector)| SemanticPart {
                 field: part.field,
                 range: part.field_range.clone(),
@@ -579,19 +737,25 @@ impl Ranker for SemanticRanker {
     fn upsert(&mut self, doc: RoutingDoc) -> Result<(), RankError> {
         let (text, parts) = routing_parts(&doc);
         let texts = [(text, parts)];
-        let embedding = self.embed(&texts, &mut |_| {})?.pop().unwrap_or_default();
+        let (key, embedding) = self.embed(&texts, &mut |_| {})?.pop().unwrap_or_default();
         let [(_, parts)] = texts;
         match self.by_key.get(&doc.key) {
             Some(&index) => {
                 let dim = self.embedder.model().dim();
                 self.matrix[index * dim..(index + 1) * dim].copy_from_slice(&embedding.vector);
                 self.matrix_tensor = OnceLock::new();
-                let entry = Entry::new(doc, parts, embedding);
+                let (key, _, token_ids) = keep(key, &embedding);
+                let entry = Entry {
+                    doc,
+                    parts,
+                    key,
+                    token_ids,
+                };
                 self.count_tokens(&entry, 1);
                 let old = std::mem::replace(&mut self.entries[index], entry);
                 self.count_tokens(&old, -1);
             }
-            None => self.push(doc, parts, embedding),
+            None => self.push(doc, parts, keep(key, &embedding)),
         }
         Ok(())
     }
