@@ -8,13 +8,14 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use hone_core::embed::resolve_model_dir;
+use hone_core::eval::suite::{SUITES_DIR, library_suites, suite_label};
 use hone_core::eval::{Identities, Suite, edit};
 use hone_core::rank::{RankerKind, RoutingDoc, bm25, hybrid, semantic};
 use hone_core::workspace;
 use tauri::{AppHandle, Manager};
 
 use crate::commands::{AppState, CommandResult, blocking, lock, skill_with_text};
-use crate::routing::{self, suite_files};
+use crate::routing;
 use crate::session::{Session, display};
 use crate::views::{EvalRun, OpenText, RankerStatus, Ranking, SuiteEdit, SuiteSummary, SuiteView};
 use crate::watch::{AppEvent, Progress};
@@ -93,13 +94,11 @@ pub async fn rank_query(
 #[tauri::command]
 pub fn list_suites(state: tauri::State<'_, AppState>) -> Vec<SuiteSummary> {
     let session = state.session();
-    suite_files(&session)
+    library_suites(session.roots())
         .into_iter()
         .map(|path| {
-            let label = session
-                .roots()
-                .find_map(|root| path.strip_prefix(root.join("evals")).ok())
-                .map_or_else(|| display(&path), display);
+            let label = suite_label(session.roots(), &path)
+                .map_or_else(|| display(&path), |label| display(&label));
             let editable = is_yaml(&path);
             match Suite::load(&path) {
                 Ok(suite) => SuiteSummary {
@@ -202,7 +201,7 @@ pub fn create_suite(state: tauri::State<'_, AppState>, name: String) -> CommandR
     let session = state.session();
     let root = session.project_root().ok_or("no library is open")?;
     let file_name = suite_file_name(&name)?;
-    let evals = root.join("evals");
+    let evals = root.join(SUITES_DIR);
     std::fs::create_dir_all(&evals).map_err(|e| e.to_string())?;
     let path = evals.join(file_name);
     if path.exists() {
