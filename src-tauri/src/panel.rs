@@ -85,7 +85,13 @@ pub async fn rank_query(
         let state = app.state::<AppState>();
         let session = state.session();
         let edited = edited_doc(&session, open)?;
-        lock(&state.routing).rank(&session, ranker, &query, top.clamp(1, 100), edited.as_ref())
+        lock(&state.ranking.routing).rank(
+            &session,
+            ranker,
+            &query,
+            top.clamp(1, 100),
+            edited.as_ref(),
+        )
     })
     .await
 }
@@ -155,7 +161,7 @@ pub async fn run_eval(
                 }));
             }
         };
-        let (report, comparison) = lock(&state.routing).run_eval(
+        let (report, comparison) = lock(&state.ranking.routing).run_eval(
             &session,
             ranker,
             &path,
@@ -249,14 +255,14 @@ pub fn import_trigger_evals(
 /// Builds the ranker of `kind` unless it exists, reporting embedding progress.
 fn ensure_ranker(app: &AppHandle, kind: RankerKind) -> CommandResult<()> {
     let state = app.state::<AppState>();
-    if lock(&state.routing).has(kind) {
+    if lock(&state.ranking.routing).has(kind) {
         return Ok(());
     }
-    let _building = lock(&state.ranker_build);
-    if lock(&state.routing).has(kind) {
+    let _building = lock(&state.ranking.build);
+    if lock(&state.ranking.routing).has(kind) {
         return Ok(());
     }
-    let docs = lock(&state.routing).snapshot(&state.session());
+    let docs = lock(&state.ranking.routing).snapshot(&state.session());
     let ranker = routing::build(kind, docs.clone(), &mut |p| {
         state.send(AppEvent::Progress(Progress {
             task: "embedding",
@@ -264,7 +270,7 @@ fn ensure_ranker(app: &AppHandle, kind: RankerKind) -> CommandResult<()> {
             total: p.total as u64,
         }))
     })?;
-    lock(&state.routing).insert(ranker, docs);
+    lock(&state.ranking.routing).insert(ranker, docs);
     Ok(())
 }
 
