@@ -8,16 +8,21 @@
 //! worker threads, never on the thread that drives the window.
 
 mod commands;
+mod editor;
 mod engine;
-mod health;
 mod events;
+mod health;
+mod library;
 mod packs;
 mod panel;
+mod preview;
 mod routing;
 mod serving;
 mod session;
 mod settings;
+mod state;
 mod views;
+mod window;
 
 use tauri::Manager;
 
@@ -34,7 +39,7 @@ pub fn run() {
         .plugin(tauri_plugin_opener::init())
         .setup(move |app| {
             let config_dir = app.path().app_config_dir().ok();
-            let state = commands::AppState::new(config_dir, started);
+            let state = state::AppState::new(config_dir, started);
             state.open_early();
             state.on_library_switch(|app| {
                 app.state::<serving::Serving>()
@@ -44,37 +49,37 @@ pub fn run() {
             app.manage(serving::Serving::default());
             Ok(())
         })
-        .register_uri_scheme_protocol(commands::PREVIEW_SCHEME, |ctx, _request| {
-            commands::preview_response(ctx.app_handle())
+        .register_uri_scheme_protocol(preview::PREVIEW_SCHEME, |ctx, _request| {
+            preview::preview_response(ctx.app_handle())
         })
         .register_uri_scheme_protocol("hone-resource", |ctx, request| {
-            commands::resource_response(ctx.app_handle(), &request)
+            preview::resource_response(ctx.app_handle(), &request)
         })
         .on_window_event(|window, event| {
-            commands::on_window_event(window, event);
+            window::on_window_event(window, event);
             serving::on_window_event(window, event);
         })
         .invoke_handler(tauri::generate_handler![
-            commands::startup,
+            library::startup,
             health::library_health,
-            commands::mark_ready,
-            commands::open_library,
-            commands::forget_recent,
-            commands::open_skill,
-            commands::analyze,
-            commands::frontmatter_fields,
-            commands::set_field,
-            commands::apply_fix,
-            commands::preview,
-            commands::read_resource,
-            commands::save_skill,
-            commands::create_skill,
-            commands::rename_skill,
-            commands::delete_skill,
-            commands::library_costs,
-            commands::subscribe,
-            commands::set_dirty,
-            commands::close_window,
+            window::mark_ready,
+            library::open_library,
+            library::forget_recent,
+            editor::open_skill,
+            editor::analyze,
+            editor::frontmatter_fields,
+            editor::set_field,
+            editor::apply_fix,
+            preview::preview,
+            preview::read_resource,
+            editor::save_skill,
+            library::create_skill,
+            library::rename_skill,
+            library::delete_skill,
+            library::library_costs,
+            window::subscribe,
+            window::set_dirty,
+            window::close_window,
             panel::ranker_status,
             panel::rank_query,
             panel::list_suites,

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use hone_core::embed::resolve_model_dir;
+use hone_core::eval::suite::{SUITES_DIR, library_suites, suite_label};
 use hone_core::eval::{Identities, Suite, edit};
 use hone_core::rank::{RankerKind, RoutingDoc, bm25, hybrid, semantic};
 use hone_core::workspace;
@@ -15,7 +16,7 @@ use tauri::{AppHandle, Manager};
 
 use crate::commands::{AppState, CommandResult, blocking, lock, skill_with_text};
 use crate::events::{AppEvent, Progress};
-use crate::routing::{self, suite_files};
+use crate::routing;
 use crate::session::{Session, display};
 use crate::views::{EvalRun, OpenText, RankerStatus, Ranking, SuiteEdit, SuiteSummary, SuiteView};
 
@@ -84,7 +85,13 @@ pub async fn rank_query(
         let state = app.state::<AppState>();
         let session = state.session();
         let edited = edited_doc(&session, open)?;
-        lock(&state.routing).rank(&session, ranker, &query, top.clamp(1, 100), edited.as_ref())
+        lock(&state.ranking.routing).rank(
+            &session,
+            ranker,
+            &query,
+            top.clamp(1, 100),
+            edited.as_ref(),
+        )
     })
     .await
 }
@@ -93,13 +100,11 @@ pub async fn rank_query(
 #[tauri::command]
 pub fn list_suites(state: tauri::State<'_, AppState>) -> Vec<SuiteSummary> {
     let session = state.session();
-    suite_files(&session)
+    library_suites(session.roots())
         .into_iter()
         .map(|path| {
-            let label = session
-                .roots()
-                .find_map(|root| path.strip_prefix(root.join("evals")).ok())
-                .map_or_else(|| display(&path), display);
+            let label = suite_label(session.roots(), &path)
+                .map_or_else(|| display(&path), |label| display(&label));
             let editable = is_yaml(&path);
             match Suite::load(&path) {
                 Ok(suite) => SuiteSummary {
@@ -156,7 +161,7 @@ pub async fn run_eval(
                 }));
             }
         };
-        let (report, comparison) = lock(&state.routing).run_eval(
+        let (report, comparison) = lock(&state.ranking.routing).run_eval(
             &session,
             ranker,
             &path,
@@ -202,7 +207,7 @@ pub fn create_suite(state: tauri::State<'_, AppState>, name: String) -> CommandR
     let session = state.session();
     let root = session.project_root().ok_or("no library is open")?;
     let file_name = suite_file_name(&name)?;
-    let evals = root.join("evals");
+    let evals = root.join(SUITES_DIR);
     std::fs::create_dir_all(&evals).map_err(|e| e.to_string())?;
     let path = evals.join(file_name);
     if path.exists() {
@@ -250,14 +255,14 @@ pub fn import_trigger_evals(
 /// Builds the ranker of `kind` unless it exists, reporting embedding progress.
 fn ensure_ranker(app: &AppHandle, kind: RankerKind) -> CommandResult<()> {
     let state = app.state::<AppState>();
-    if lock(&state.routing).has(kind) {
+    if lock(&state.ranking.routing).has(kind) {
         return Ok(());
     }
-    let _building = lock(&state.ranker_build);
-    if lock(&state.routing).has(kind) {
+    let _building = lock(&state.ranking.build);
+    if lock(&state.ranking.routing).has(kind) {
         return Ok(());
     }
-    let docs = lock(&state.routing).snapshot(&state.session());
+    let docs = lock(&state.ranking.routing).snapshot(&state.session());
     let ranker = routing::build(kind, docs.clone(), &mut |p| {
         state.send(AppEvent::Progress(Progress {
             task: "embedding",
@@ -265,7 +270,7 @@ fn ensure_ranker(app: &AppHandle, kind: RankerKind) -> CommandResult<()> {
             total: p.total as u64,
         }))
     })?;
-    lock(&state.routing).insert(ranker, docs);
+    lock(&state.ranking.routing).insert(ranker, docs);
     Ok(())
 }
 

@@ -1,14 +1,10 @@
 //! The test-query panel and eval runs: the engine's rankers over the opened
-//! library, kept in step with the disk and with the editor's unsaved text.
-//!
-//! Rankers are built once per kind and then updated incrementally: when the
-//! library is re-read, only the skills whose routing metadata changed are
-//! re-indexed; when the author types, the open skill's edited metadata
-//! replaces its saved version in every ranker (the "overlay"), so rankings
-//! and eval runs answer "what would this edit do" before anything is saved.
-//! Building a semantic ranker embeds the library the first time (minutes for
-//! thousands of skills); it happens outside the lock, with progress events,
-//! so keyword ranking stays responsive meanwhile.
+//! library, kept in step with the disk and with the editor's unsaved text by
+//! [`LiveRankers`] (the "overlay"), so rankings and eval runs answer "what
+//! would this edit do" before anything is saved. Building a semantic ranker
+//! embeds the library the first time (minutes for thousands of skills); it
+//! happens outside the lock, with progress events, so keyword ranking stays
+//! responsive meanwhile.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -18,6 +14,7 @@ use std::time::Instant;
 use hone_core::embed::EmbedProgress;
 use hone_core::eval::{self, Comparison, Identities, Report, RunOptions, Suite};
 use hone_core::rank::highlight::field_highlights;
+use hone_core::rank::live::{LiveRankers, position};
 use hone_core::rank::{self, Ranker, RankerKind, RoutingDoc};
 
 use crate::session::Session;
@@ -26,19 +23,11 @@ use crate::views::{OpenRank, RankedView, Ranking};
 /// How deep a ranking looks for the open skill's rank.
 const OPEN_RANK_DEPTH: usize = 50;
 
-/// One ranker and the edited document it holds in place of the saved one.
-struct Live {
-    ranker: Box<dyn Ranker>,
-    overlay: Option<RoutingDoc>,
-}
-
 #[derive(Default)]
 pub struct Routing {
-    /// The session the documents below come from.
+    /// The session the rankers' documents come from.
     session: Option<Arc<Session>>,
-    /// Routing metadata of every skill as on disk, by key.
-    disk: HashMap<String, RoutingDoc>,
-    rankers: HashMap<RankerKind, Live>,
+    live: LiveRankers,
     /// The last run of each suite with each ranker, for "what changed".
     last_runs: HashMap<(PathBuf, RankerKind), Report>,
 }
@@ -47,38 +36,20 @@ impl Routing {
     /// The documents a new ranker starts from, for the current session.
     pub fn snapshot(&mut self, session: &Arc<Session>) -> Vec<RoutingDoc> {
         self.sync(session);
-        let mut docs: Vec<RoutingDoc> = self.disk.values().cloned().collect();
-        docs.sort_by(|a, b| a.key.cmp(&b.key));
-        docs
+        self.live.snapshot()
     }
 
     pub fn has(&self, kind: RankerKind) -> bool {
-        self.rankers.contains_key(&kind)
+        self.live.has(kind)
     }
 
     /// Adds a ranker built from [`Routing::snapshot`] (possibly of an older
     /// session: the next use brings it up to date).
     pub fn insert(&mut self, ranker: Box<dyn Ranker>, built_from: Vec<RoutingDoc>) {
-        let mut live = Live {
-            ranker,
-            overlay: None,
-        };
-        // Catch up with changes made while it was being built.
-        let built: HashMap<String, RoutingDoc> =
-            built_from.into_iter().map(|d| (d.key.clone(), d)).collect();
-        for (key, doc) in &self.disk {
-            if built.get(key) != Some(doc) {
-                let _ = live.ranker.upsert(doc.clone());
-            }
-        }
-        for key in built.keys().filter(|k| !self.disk.contains_key(*k)) {
-            let _ = live.ranker.remove(key);
-        }
-        self.rankers.insert(live.ranker.kind(), live);
+        self.live.insert(ranker, built_from);
     }
 
-    /// Brings every ranker up to date with `session`'s library, re-indexing
-    /// only the skills whose routing metadata changed.
+    /// Brings every ranker up to date with `session`'s library.
     fn sync(&mut self, session: &Arc<Session>) {
         if self
             .session
@@ -87,53 +58,9 @@ impl Routing {
         {
             return;
         }
-        let fresh: HashMap<String, RoutingDoc> = RoutingDoc::from_library(session.library())
-            .into_iter()
-            .map(|d| (d.key.clone(), d))
-            .collect();
-        for live in self.rankers.values_mut() {
-            // The overlay is re-applied by the next request.
-            if let Some(edited) = live.overlay.take() {
-                restore(live.ranker.as_mut(), &self.disk, &edited.key);
-            }
-            for (key, doc) in &fresh {
-                if self.disk.get(key) != Some(doc) {
-                    let _ = live.ranker.upsert(doc.clone());
-                }
-            }
-            for key in self.disk.keys().filter(|k| !fresh.contains_key(*k)) {
-                let _ = live.ranker.remove(key);
-            }
-        }
-        self.disk = fresh;
+        self.live
+            .update(RoutingDoc::from_library(session.library()));
         self.session = Some(session.clone());
-    }
-
-    /// The ranker of `kind` with `edited` (the open skill's metadata as
-    /// typed) in place of its saved version.
-    fn prepare(
-        &mut self,
-        session: &Arc<Session>,
-        kind: RankerKind,
-        edited: Option<&RoutingDoc>,
-    ) -> Result<(), String> {
-        self.sync(session);
-        let disk = &self.disk;
-        let live = self
-            .rankers
-            .get_mut(&kind)
-            .ok_or_else(|| format!("the {kind} ranker is not ready"))?;
-        let wanted = edited.filter(|doc| disk.get(&doc.key) != Some(*doc));
-        if live.overlay.as_ref() != wanted {
-            if let Some(old) = live.overlay.take() {
-                restore(live.ranker.as_mut(), disk, &old.key);
-            }
-            if let Some(doc) = wanted {
-                live.ranker.upsert(doc.clone()).map_err(|e| e.to_string())?;
-                live.overlay = Some(doc.clone());
-            }
-        }
-        Ok(())
     }
 
     /// Ranks `query`, and says where the open skill stands with its edits and
@@ -147,48 +74,35 @@ impl Routing {
         open: Option<&RoutingDoc>,
     ) -> Result<Ranking, String> {
         let started = Instant::now();
-        self.prepare(session, kind, open)?;
-        let live = self.rankers.get_mut(&kind).expect("prepared");
-        let matches = live
-            .ranker
+        self.sync(session);
+        let ranker = self.live.prepare(kind, open).map_err(|e| e.to_string())?;
+        let matches = ranker
             .rank(query, top.max(OPEN_RANK_DEPTH))
             .map_err(|e| e.to_string())?;
+        let threshold = ranker.default_threshold();
         let micros = started.elapsed().as_micros() as u64;
-        let open_rank = match open {
-            Some(doc) => {
-                let now = position(&matches, &doc.key);
-                let saved = match live.overlay.clone() {
-                    // The edit changes nothing the ranker sees.
-                    None => now,
-                    Some(edited) => {
-                        restore(live.ranker.as_mut(), &self.disk, &edited.key);
-                        let before = live.ranker.rank(query, OPEN_RANK_DEPTH);
-                        let _ = live.ranker.upsert(edited);
-                        before.ok().and_then(|m| position(&m, &doc.key))
-                    }
-                };
-                Some(OpenRank {
-                    id: doc.id.clone(),
-                    now,
-                    saved,
-                    edited: live.overlay.is_some(),
-                })
+        let open_rank = open.map(|doc| {
+            let now = position(&matches, &doc.key);
+            let edited = self.live.is_overlaid(kind);
+            // Without an overlay the edit changes nothing the ranker sees.
+            let saved = if edited {
+                self.live.saved_rank(kind, query, OPEN_RANK_DEPTH, &doc.key)
+            } else {
+                now
+            };
+            OpenRank {
+                id: doc.id.clone(),
+                now,
+                saved,
+                edited,
             }
-            None => None,
-        };
-        let threshold = live.ranker.default_threshold();
-        let docs: HashMap<&str, &RoutingDoc> = self
-            .disk
-            .iter()
-            .map(|(k, d)| (k.as_str(), d))
-            .chain(live.overlay.iter().map(|d| (d.key.as_str(), d)))
-            .collect();
+        });
         let results = matches
             .into_iter()
             .take(top)
             .enumerate()
             .map(|(i, m)| {
-                let doc = docs.get(m.key.as_str()).copied();
+                let doc = self.live.doc(kind, &m.key);
                 ranked_view(i + 1, m, doc)
             })
             .collect();
@@ -215,16 +129,16 @@ impl Routing {
         let suite = Suite::load(suite_path).map_err(|e| e.to_string())?;
         let identities = Identities::from_library(session.library());
         let suites = eval::resolve_suites(&[suite], &identities).map_err(|e| e.to_string())?;
-        self.prepare(session, kind, open)?;
-        let live = &self.rankers[&kind];
+        self.sync(session);
+        let ranker = self.live.prepare(kind, open).map_err(|e| e.to_string())?;
         let options = RunOptions {
-            threshold: threshold.unwrap_or_else(|| live.ranker.default_threshold()),
+            threshold: threshold.unwrap_or_else(|| ranker.default_threshold()),
             library: session
                 .project_root()
                 .map(crate::session::display)
                 .unwrap_or_default(),
         };
-        let report = eval::run(live.ranker.as_ref(), &suites, &options, progress);
+        let report = eval::run(ranker, &suites, &options, progress);
         let key = (suite_path.to_path_buf(), kind);
         let comparison = self
             .last_runs
@@ -247,18 +161,6 @@ pub fn build(
     })
 }
 
-/// Puts the saved version of `key` back (or removes a skill that has none).
-fn restore(ranker: &mut dyn Ranker, disk: &HashMap<String, RoutingDoc>, key: &str) {
-    let _ = match disk.get(key) {
-        Some(doc) => ranker.upsert(doc.clone()),
-        None => ranker.remove(key).map(|_| ()),
-    };
-}
-
-fn position(matches: &[rank::Match], key: &str) -> Option<usize> {
-    matches.iter().position(|m| m.key == key).map(|i| i + 1)
-}
-
 fn ranked_view(rank: usize, m: rank::Match, doc: Option<&RoutingDoc>) -> RankedView {
     let fields = doc.map_or_else(Vec::new, |doc| field_highlights(doc, &m.explanation));
     RankedView {
@@ -270,31 +172,6 @@ fn ranked_view(rank: usize, m: rank::Match, doc: Option<&RoutingDoc>) -> RankedV
         fields,
         explanation: m.explanation,
     }
-}
-
-/// The suite files of the opened library: `evals/*.yaml|yml|json` under each
-/// root, and one level of sub-folders (e.g. `evals/trigger-evals/*.json`).
-pub fn suite_files(session: &Session) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for root in session.roots() {
-        let evals = root.join("evals");
-        if !evals.is_dir() {
-            continue;
-        }
-        files.extend(eval::suite::suite_files(&evals).unwrap_or_default());
-        let mut subdirs: Vec<PathBuf> = std::fs::read_dir(&evals)
-            .into_iter()
-            .flatten()
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.is_dir())
-            .collect();
-        subdirs.sort();
-        for dir in subdirs {
-            files.extend(eval::suite::suite_files(&dir).unwrap_or_default());
-        }
-    }
-    files
 }
 
 #[cfg(test)]

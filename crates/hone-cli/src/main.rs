@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod cmd;
+mod printer;
 
 /// Hone: a workbench for agent skills (folders with a SKILL.md).
 #[derive(Parser)]

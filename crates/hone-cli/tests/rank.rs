@@ -155,6 +155,38 @@ fn eval_reports_gates_and_compares() {
     assert_eq!(report["gates"][0]["passed"], true);
 }
 
+/// Without a suite, `hone eval` runs the library's own, found as the app
+/// finds them: `evals/` and its sub-folders.
+#[test]
+fn eval_defaults_to_the_librarys_suites() {
+    let (code, out, _) = run(hone().arg("eval").arg(skills()).args(["--format", "json"]));
+    assert_eq!(code, 0, "{out}");
+    let default: Value = serde_json::from_str(&out).unwrap();
+    let (code, out, _) = run(hone()
+        .arg("eval")
+        .arg(skills())
+        .arg(skills().join("evals"))
+        .arg(skills().join("evals/trigger-evals"))
+        .args(["--format", "json"]));
+    assert_eq!(code, 0, "{out}");
+    let explicit: Value = serde_json::from_str(&out).unwrap();
+    let cases = |report: &Value| -> Vec<(String, String)> {
+        report["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c["suite"].to_string(), c["query"].to_string()))
+            .collect()
+    };
+    assert!(!cases(&default).is_empty());
+    assert_eq!(cases(&default), cases(&explicit));
+
+    let empty = tempfile::tempdir().unwrap();
+    let (code, _, err) = run(hone().arg("eval").arg(empty.path()));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("holds none in `evals/`"), "{err}");
+}
+
 #[test]
 fn eval_rejects_bad_suites_with_positions_and_names() {
     let tmp = tempfile::tempdir().unwrap();

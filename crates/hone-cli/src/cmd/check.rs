@@ -17,11 +17,13 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use hone_core::diagnostic::{Diagnostic, Severity};
 use hone_core::library::{DiscoveryProblem, Library, misnamed_skill_files};
 use hone_core::rules::compat::{self, SkillCompat};
-use hone_core::rules::{self, RuleInfo, Target};
+use hone_core::rules::{self, Rule, Target};
 use hone_core::skill::{SKILL_FILE, Skill};
 use hone_core::tokens::memo::LimitMemo;
 use rayon::prelude::*;
 use serde::Serialize;
+
+use crate::printer;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -243,18 +245,6 @@ fn summarize(library: &Library, diagnostics: &[Diagnostic]) -> Summary {
     summary
 }
 
-/// Characters of a source line always shown before it is cut with `…`.
-const MAX_SHOWN_CHARS: usize = 100;
-
-fn severity_style(severity: Severity) -> Style {
-    let color = match severity {
-        Severity::Error => AnsiColor::Red,
-        Severity::Warning => AnsiColor::Yellow,
-        Severity::Info => AnsiColor::Cyan,
-    };
-    Style::new().bold().fg_color(Some(color.into()))
-}
-
 /// Findings rendered per worker thread: tens of thousands of lines of output
 /// are formatted in parallel, then written in order.
 const RENDER_CHUNK: usize = 128;
@@ -298,60 +288,9 @@ fn write_text(
         .map(|s| (s.path.as_path(), s))
         .collect();
     let bold = paint(Style::new().bold());
-    let dim = paint(Style::new().fg_color(Some(AnsiColor::Blue.into())).bold());
     write_rendered(out, diagnostics, |out, _, d| {
-        let (line, column) = (d.span.start.line, d.span.start.column);
-        let style = paint(severity_style(d.severity));
-        writeln!(
-            out,
-            "{bold}{}:{line}:{column}:{bold:#} {style}{} [{}]{style:#} {}",
-            d.path.display(),
-            d.code,
-            d.severity.as_str(),
-            d.message
-        )?;
-        if let Some(skill) = skills.get(d.path.as_path()) {
-            let text = skill.text();
-            let source = skill.lines.line_text(text, d.span.start.offset);
-            let gutter = line.to_string();
-            let pad = " ".repeat(gutter.len());
-            let source = source.strip_prefix('\u{feff}').unwrap_or(source);
-            let before = column as usize - 1;
-            // Long lines (a one-line description) are cut after the caret's start.
-            let keep = (before + 60).max(MAX_SHOWN_CHARS);
-            let line_chars = source.chars().count();
-            let mut shown: String = source
-                .chars()
-                .take(keep)
-                .map(|c| if c == '\t' { ' ' } else { c })
-                .collect();
-            if line_chars > keep {
-                shown.push('…');
-            }
-            let end_column = if d.span.end.line == line {
-                d.span.end.column as usize - 1
-            } else {
-                line_chars
-            };
-            let width = end_column.min(keep).saturating_sub(before).max(1);
-            writeln!(out, "{dim}{pad} |{dim:#}")?;
-            writeln!(out, "{dim}{gutter} |{dim:#} {shown}")?;
-            let carets = "^".repeat(width);
-            writeln!(
-                out,
-                "{dim}{pad} |{dim:#} {}{style}{carets}{style:#}",
-                " ".repeat(before)
-            )?;
-            if let Some(help) = &d.help {
-                writeln!(out, "{dim}{pad} ={dim:#} {bold}help{bold:#}: {help}")?;
-            }
-            if let Some(fix) = &d.fix {
-                writeln!(out, "{dim}{pad} ={dim:#} {bold}fix{bold:#}: {}", fix.title)?;
-            }
-        } else if let Some(help) = &d.help {
-            writeln!(out, "  = help: {help}")?;
-        }
-        writeln!(out)
+        let skill = skills.get(d.path.as_path()).copied();
+        printer::write_diagnostic(out, d, skill, colored)
     })?;
     let s = summarize(library, diagnostics);
     let skills = plural(s.skills, "skill");
@@ -464,17 +403,17 @@ fn sarif_level(severity: Severity) -> &'static str {
     }
 }
 
-fn sarif_rule(rule: &RuleInfo) -> serde_json::Value {
+fn sarif_rule(rule: Rule) -> serde_json::Value {
     serde_json::json!({
-        "id": rule.code,
-        "name": rule.name,
-        "shortDescription": {"text": rule.summary},
-        "fullDescription": {"text": rule.summary},
-        "help": {"text": rule.doc, "markdown": rule.doc},
-        "defaultConfiguration": {"level": sarif_level(rule.severity)},
+        "id": rule.code(),
+        "name": rule.name(),
+        "shortDescription": {"text": rule.summary()},
+        "fullDescription": {"text": rule.summary()},
+        "help": {"text": rule.doc(), "markdown": rule.doc()},
+        "defaultConfiguration": {"level": sarif_level(rule.severity())},
         "properties": {
-            "targets": rule.targets.iter().map(|t| t.as_str()).collect::<Vec<_>>(),
-            "fixable": rule.fixable,
+            "targets": rule.targets().iter().map(|t| t.as_str()).collect::<Vec<_>>(),
+            "fixable": rule.fixable(),
         },
     })
 }
@@ -484,13 +423,13 @@ fn uri(path: &Path) -> String {
 }
 
 fn write_sarif(out: &mut impl Write, diagnostics: &[Diagnostic]) -> std::io::Result<()> {
-    let all = rules::all_rules();
+    let all = Rule::ALL;
     let results: Vec<serde_json::Value> = diagnostics
         .iter()
         .map(|d| {
             let mut result = serde_json::json!({
                 "ruleId": d.code,
-                "ruleIndex": all.iter().position(|r| r.code == d.code),
+                "ruleIndex": all.iter().position(|r| r.code() == d.code),
                 "level": sarif_level(d.severity),
                 "message": {"text": match &d.help {
                     Some(help) => format!("{} ({help})", d.message),
@@ -530,7 +469,7 @@ fn write_sarif(out: &mut impl Write, diagnostics: &[Diagnostic]) -> std::io::Res
             "tool": {"driver": {
                 "name": "hone",
                 "version": env!("CARGO_PKG_VERSION"),
-                "rules": all.iter().map(|r| sarif_rule(r)).collect::<Vec<_>>(),
+                "rules": all.iter().map(|&r| sarif_rule(r)).collect::<Vec<_>>(),
             }},
             "results": results,
         }],

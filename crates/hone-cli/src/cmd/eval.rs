@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use anstream::println;
 use anstyle::{AnsiColor, Style};
 use hone_core::eval::report::{Comparison, METRIC_NAMES, MetricValues};
-use hone_core::eval::{self, Gate, Identities, Report, RunOptions, Suite, suite::suite_files};
+use hone_core::eval::suite::{SUITES_DIR, library_suites, suite_files};
+use hone_core::eval::{self, Gate, Identities, Report, RunOptions, Suite};
 use serde::Serialize;
 
 use super::search::{LazyBar, RankingArgs, build_ranker, open_library};
@@ -25,8 +26,9 @@ pub struct Args {
     /// The library: a folder of skills.
     #[arg(value_name = "LIBRARY")]
     library: PathBuf,
-    /// Suite files or folders of suites.
-    #[arg(value_name = "SUITE", required = true)]
+    /// Suite files or folders of suites; without any, the library's own
+    /// (`evals/` and its sub-folders, as the app finds them).
+    #[arg(value_name = "SUITE")]
     suites: Vec<PathBuf>,
     #[command(flatten)]
     ranking: RankingArgs,
@@ -70,6 +72,18 @@ struct GateOutcome<'a> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut suites = Vec::new();
+    if args.suites.is_empty() {
+        let files = library_suites([args.library.as_path()]);
+        if files.is_empty() {
+            anyhow::bail!(
+                "no suite given, and {} holds none in `{SUITES_DIR}/`",
+                args.library.display()
+            );
+        }
+        for file in files {
+            suites.push(Suite::load(&file)?);
+        }
+    }
     for path in &args.suites {
         let files = suite_files(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         if files.is_empty() {

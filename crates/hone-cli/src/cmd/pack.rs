@@ -9,7 +9,9 @@ use anstream::{eprintln, println};
 use anstyle::{AnsiColor, Style};
 use hone_core::diagnostic::{Diagnostic, Severity};
 use hone_core::pack::{self, ExportOptions, ExportProgress, PackError, PackFormat, VerifyOptions};
-use hone_core::rules::Target;
+use hone_core::rules::{Origin, Rule, Target};
+
+use crate::printer;
 use hone_core::text::human_bytes;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -230,29 +232,13 @@ pub(crate) fn print_findings(findings: &[Diagnostic], min: Severity) {
     let mut stdout = anstream::stdout().lock();
     let mut hidden = 0;
     for finding in findings {
-        // The pack's own findings (HP…) change what is packed: always shown.
-        if finding.severity < min && !finding.code.starts_with("HP") {
+        // The pack's own findings change what is packed: always shown.
+        let from_pack = Rule::from_code(&finding.code).is_some_and(|r| r.origin() == Origin::Pack);
+        if finding.severity < min && !from_pack {
             hidden += 1;
             continue;
         }
-        let style = match finding.severity {
-            Severity::Error => Style::new().fg_color(Some(AnsiColor::Red.into())).bold(),
-            Severity::Warning => Style::new().fg_color(Some(AnsiColor::Yellow.into())).bold(),
-            Severity::Info => Style::new().fg_color(Some(AnsiColor::Blue.into())).bold(),
-        };
-        let _ = writeln!(
-            stdout,
-            "{}:{}:{}: {}[{}] {}",
-            finding.path.display(),
-            finding.span.start.line,
-            finding.span.start.column,
-            paint(style, finding.severity.as_str()),
-            finding.code,
-            finding.message
-        );
-        if let Some(help) = &finding.help {
-            let _ = writeln!(stdout, "  help: {help}");
-        }
+        let _ = printer::write_diagnostic(&mut stdout, finding, None, true);
     }
     if hidden > 0 {
         let _ = writeln!(

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anstyle::Style;
-use hone_core::rules::{self, RuleInfo};
+use hone_core::rules::Rule;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -19,18 +19,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = anstream::stdout().lock();
     match args.code {
         Some(code) => {
-            let Some(rule) = rules::find_rule(&code) else {
+            let Some(rule) = Rule::find(&code) else {
                 anyhow::bail!("unknown rule `{code}`; `hone rule` lists them");
             };
             if args.json {
-                serde_json::to_writer_pretty(&mut out, rule)?;
+                serde_json::to_writer_pretty(&mut out, &rule)?;
                 writeln!(out)?;
             } else {
                 write_doc(&mut out, rule)?;
             }
         }
         None if args.json => {
-            serde_json::to_writer_pretty(&mut out, rules::all_rules())?;
+            serde_json::to_writer_pretty(&mut out, Rule::ALL)?;
             writeln!(out)?;
         }
         None => write_table(&mut out)?,
@@ -38,29 +38,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn targets(rule: &RuleInfo) -> String {
-    rule.targets
+fn targets(rule: Rule) -> String {
+    rule.targets()
         .iter()
         .map(|t| t.as_str())
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-fn write_doc(out: &mut impl Write, rule: &RuleInfo) -> std::io::Result<()> {
+fn write_doc(out: &mut impl Write, rule: Rule) -> std::io::Result<()> {
     let bold = Style::new().bold();
-    writeln!(out, "{bold}# {} {}{bold:#}", rule.code, rule.name)?;
+    writeln!(out, "{bold}# {} {}{bold:#}", rule.code(), rule.name())?;
     writeln!(out)?;
-    writeln!(out, "{}.", capitalize(rule.summary))?;
+    writeln!(out, "{}.", capitalize(rule.summary()))?;
     writeln!(out)?;
-    let fix = if rule.fixable { "available" } else { "none" };
+    let fix = if rule.fixable() { "available" } else { "none" };
     writeln!(
         out,
         "Severity: {} · Targets: {} (and all) · Fix: {fix}",
-        rule.severity.as_str(),
+        rule.severity().as_str(),
         targets(rule)
     )?;
     writeln!(out)?;
-    writeln!(out, "{}", rule.doc)?;
+    writeln!(out, "{}", rule.doc())?;
     Ok(())
 }
 
@@ -73,23 +73,22 @@ fn capitalize(s: &str) -> String {
 
 fn write_table(out: &mut impl Write) -> std::io::Result<()> {
     let bold = Style::new().bold();
-    let all = rules::all_rules();
-    let name_width = all.iter().map(|r| r.name.len()).max().unwrap_or(0);
+    let name_width = Rule::ALL.iter().map(|r| r.name().len()).max().unwrap_or(0);
     writeln!(
         out,
         "{bold}{:<6} {:<name_width$} {:<8} {:<3} summary{bold:#}",
         "code", "name", "severity", "fix"
     )?;
-    for rule in all {
-        let fix = if rule.fixable { "yes" } else { "" };
+    for &rule in Rule::ALL {
+        let fix = if rule.fixable() { "yes" } else { "" };
         writeln!(
             out,
             "{:<6} {:<name_width$} {:<8} {:<3} {} [{}]",
-            rule.code,
-            rule.name,
-            rule.severity.as_str(),
+            rule.code(),
+            rule.name(),
+            rule.severity().as_str(),
             fix,
-            rule.summary,
+            rule.summary(),
             targets(rule)
         )?;
     }

@@ -262,6 +262,48 @@ impl Suite {
     }
 }
 
+/// The folder of a library root that holds the library's routing suites.
+pub const SUITES_DIR: &str = "evals";
+
+/// The suite files of a library: for each root, those of its `evals/` folder,
+/// then those of each sub-folder of it, one level deep (e.g.
+/// `evals/trigger-evals/*.json`, the layout skill-creator writes), sorted
+/// within each folder. A root without `evals/` has none.
+pub fn library_suites<'a>(roots: impl IntoIterator<Item = &'a Path>) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for root in roots {
+        let evals = root.join(SUITES_DIR);
+        if !evals.is_dir() {
+            continue;
+        }
+        files.extend(suite_files(&evals).unwrap_or_default());
+        let mut subdirs: Vec<PathBuf> = std::fs::read_dir(&evals)
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        subdirs.sort();
+        for dir in subdirs {
+            files.extend(suite_files(&dir).unwrap_or_default());
+        }
+    }
+    files
+}
+
+/// How a suite of the library is named to the user: its path under the
+/// `evals/` folder of the root holding it.
+pub fn suite_label<'a>(
+    roots: impl IntoIterator<Item = &'a Path>,
+    suite: &'a Path,
+) -> Option<PathBuf> {
+    roots
+        .into_iter()
+        .find_map(|root| suite.strip_prefix(root.join(SUITES_DIR)).ok())
+        .map(Path::to_path_buf)
+}
+
 /// The suite files at `path`: the file itself, or the `.yaml`, `.yml` and
 /// `.json` files of a directory (not recursive), sorted.
 pub fn suite_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
@@ -309,6 +351,36 @@ fn string_list(node: &Node) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_library_has_the_suites_of_its_evals_folder_one_level_deep() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let evals = root.join(SUITES_DIR);
+        for file in [
+            "b.yaml",
+            "a.json",
+            "notes.md",
+            "trigger/c.yml",
+            "trigger/deep/d.yaml",
+        ] {
+            let path = evals.join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "name: s\ncases: []\n").unwrap();
+        }
+        let other = tempfile::tempdir().unwrap();
+        let found = library_suites([root, other.path()]);
+        let expected: Vec<PathBuf> = ["a.json", "b.yaml", "trigger/c.yml"]
+            .iter()
+            .map(|f| evals.join(f))
+            .collect();
+        assert_eq!(found, expected);
+        assert_eq!(
+            suite_label([other.path(), root], &found[2]),
+            Some(PathBuf::from("trigger/c.yml"))
+        );
+        assert_eq!(suite_label([other.path()], &found[2]), None);
+    }
 
     fn parse(text: &str) -> Result<Suite, SuiteError> {
         Suite::from_yaml(Path::new("s.yaml"), text)

@@ -15,8 +15,9 @@ use std::path::{Path, PathBuf};
 use ignore::gitignore::Gitignore;
 
 use super::names;
-use crate::diagnostic::{Diagnostic, Severity, Span};
+use crate::diagnostic::{Diagnostic, Span};
 use crate::folder::{self, FileProblemKind, IGNORE_FILE, ResourceDetail, WalkOptions};
+use crate::rules::{Origin, Rule};
 use crate::skill::SKILL_FILE;
 
 /// A file chosen for the pack.
@@ -47,7 +48,7 @@ pub(crate) fn load_ignore(dir: &Path, findings: &mut Vec<Diagnostic>) -> Option<
     if let Some(error) = error {
         findings.push(finding(
             &path,
-            Finding::BadIgnoreFile,
+            Rule::PackBadIgnoreFile,
             format!("{IGNORE_FILE}: {error}"),
         ));
     }
@@ -69,15 +70,17 @@ pub(crate) fn select_files(
     let walked = folder::skill_files(dir, options);
     for problem in &walked.problems {
         let kind = match problem.kind {
-            FileProblemKind::LinkOutside | FileProblemKind::LinkDangling => Finding::SymlinkOutside,
-            FileProblemKind::NotAFile => Finding::SpecialFile,
-            FileProblemKind::BadIgnoreFile(_) => Finding::BadIgnoreFile,
+            FileProblemKind::LinkOutside | FileProblemKind::LinkDangling => {
+                Rule::PackSymlinkOutside
+            }
+            FileProblemKind::NotAFile => Rule::PackSpecialFile,
+            FileProblemKind::BadIgnoreFile(_) => Rule::PackBadIgnoreFile,
             FileProblemKind::LinkLoop
             | FileProblemKind::Unreadable(_)
-            | FileProblemKind::TooManyFiles => Finding::Unreadable,
+            | FileProblemKind::TooManyFiles => Rule::PackUnreadable,
         };
         let message = match kind {
-            Finding::SymlinkOutside | Finding::SpecialFile => {
+            Rule::PackSymlinkOutside | Rule::PackSpecialFile => {
                 format!("{} of the pack", problem.kind.message())
             }
             _ => problem.kind.message(),
@@ -101,7 +104,7 @@ pub(crate) fn select_files(
             );
             selection
                 .findings
-                .push(finding(&source, Finding::UnsafeName, message));
+                .push(finding(&source, Rule::PackUnsafeName, message));
             continue;
         }
         if !seen_folded.insert(names::fold_case(&file.path)) {
@@ -111,7 +114,7 @@ pub(crate) fn select_files(
             );
             selection
                 .findings
-                .push(finding(&source, Finding::CaseCollision, message));
+                .push(finding(&source, Rule::PackCaseCollision, message));
             continue;
         }
         selection.files.push(SelectedFile {
@@ -131,69 +134,30 @@ pub(crate) fn select_files(
     selection
 }
 
-/// The findings an export reports about a skill's files, each with its own
-/// stable code and name (the `HP` codes are the pack's own).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Finding {
-    SymlinkOutside,
-    Unreadable,
-    UnsafeName,
-    CaseCollision,
-    SpecialFile,
-    BadIgnoreFile,
-}
-
-impl Finding {
-    fn code(self) -> &'static str {
-        match self {
-            Finding::SymlinkOutside => "HP001",
-            Finding::Unreadable => "HP002",
-            Finding::UnsafeName => "HP003",
-            Finding::CaseCollision => "HP004",
-            Finding::SpecialFile => "HP005",
-            Finding::BadIgnoreFile => "HP006",
-        }
-    }
-
-    fn rule(self) -> &'static str {
-        match self {
-            Finding::SymlinkOutside => "pack-symlink-outside",
-            Finding::Unreadable => "pack-unreadable",
-            Finding::UnsafeName => "pack-unsafe-name",
-            Finding::CaseCollision => "pack-case-collision",
-            Finding::SpecialFile => "pack-special-file",
-            Finding::BadIgnoreFile => "pack-bad-ignore-file",
-        }
-    }
-
-    fn severity(self) -> Severity {
-        match self {
-            Finding::SpecialFile | Finding::BadIgnoreFile => Severity::Warning,
-            _ => Severity::Error,
-        }
-    }
-
-    fn help(self) -> &'static str {
-        match self {
-            Finding::SymlinkOutside => "copy the file into the skill, or remove the link",
-            Finding::Unreadable => "check the file's permissions, or list it in .honeignore",
-            Finding::UnsafeName => "rename the file",
-            Finding::CaseCollision => "rename one of the two files",
-            Finding::SpecialFile => "remove it, or list it in .honeignore",
-            Finding::BadIgnoreFile => "fix the pattern (gitignore syntax)",
-        }
+/// What to do about a pack finding (the rule's doc says why it matters).
+fn help(rule: Rule) -> &'static str {
+    match rule {
+        Rule::PackSymlinkOutside => "copy the file into the skill, or remove the link",
+        Rule::PackUnreadable => "check the file's permissions, or list it in .honeignore",
+        Rule::PackUnsafeName => "rename the file",
+        Rule::PackCaseCollision => "rename one of the two files",
+        Rule::PackSpecialFile => "remove it, or list it in .honeignore",
+        Rule::PackBadIgnoreFile => "fix the pattern (gitignore syntax)",
+        _ => unreachable!("{rule} is not a pack rule"),
     }
 }
 
-pub(crate) fn finding(path: &Path, kind: Finding, message: String) -> Diagnostic {
+/// A finding of the pack rule `rule` about the file at `path`.
+pub(crate) fn finding(path: &Path, rule: Rule, message: String) -> Diagnostic {
+    debug_assert_eq!(rule.origin(), Origin::Pack, "{rule}");
     Diagnostic {
-        code: kind.code().into(),
-        rule: kind.rule().into(),
-        severity: kind.severity(),
+        code: rule.code().into(),
+        rule: rule.name().into(),
+        severity: rule.severity(),
         message,
         path: path.to_path_buf(),
         span: Span::FILE_START,
-        help: Some(kind.help().into()),
+        help: Some(help(rule).into()),
         fix: None,
     }
 }
@@ -272,7 +236,7 @@ mod tests {
         let outside: Vec<_> = selection
             .findings
             .iter()
-            .filter(|d| d.code == "HP001")
+            .filter(|d| d.code == Rule::PackSymlinkOutside.code())
             .map(|d| d.path.file_name().unwrap().to_string_lossy().into_owned())
             .collect();
         assert_eq!(outside, ["dangling", "leak.md", "up"]);

@@ -32,6 +32,7 @@ pub mod analysis;
 pub mod bm25;
 pub mod highlight;
 pub mod hybrid;
+pub mod live;
 pub mod semantic;
 
 use std::borrow::Cow;
@@ -283,6 +284,9 @@ pub enum RankError {
     Index(String),
     #[error("embedding model error: {0}")]
     Model(String),
+    /// A [`live::LiveRankers`] was asked for a kind it has not been given.
+    #[error("the {0} ranker is not ready")]
+    NotBuilt(RankerKind),
 }
 
 /// Orders routing documents for a request. Object-safe: the app and the eval

@@ -3,65 +3,18 @@
 //! keeping it under 500 lines and 5,000 tokens and moving detail into files
 //! that load only when needed.
 
-use super::{Checker, EVERY, RuleInfo};
-use crate::diagnostic::Severity;
+use super::{Checker, Rule};
 use crate::tokens::Tokenizer;
 
 pub const MAX_BODY_LINES: usize = 500;
 pub const MAX_BODY_TOKENS: usize = 5000;
 
-pub static BODY_TOO_LONG: RuleInfo = RuleInfo {
-    code: "HS401",
-    name: "body-too-long",
-    severity: Severity::Warning,
-    summary: "the body is longer than 500 lines",
-    doc: r#"The spec recommends a `SKILL.md` body under 500 lines. Everything in it loads
-whenever the skill is used; move reference material into `references/` files
-that the body links to, which load only when needed. The finding points at
-line 501 of the body."#,
-    targets: EVERY,
-    fixable: false,
-};
-
-pub static BODY_TOO_MANY_TOKENS: RuleInfo = RuleInfo {
-    code: "HS402",
-    name: "body-too-many-tokens",
-    severity: Severity::Warning,
-    summary: "the body is longer than 5,000 tokens",
-    doc: r#"The spec recommends keeping the instructions under 5,000 tokens. Hone counts
-exactly with OpenAI's `o200k_base` encoding (no exact offline tokenizer
-exists for current Claude models; `hone tokens` shows a Claude estimate). A
-token covers at least one byte, so bodies under 5,000 bytes are never
-counted, and counting stops at the limit (`hone tokens` gives the total).
-`hone check` remembers the answer per body text in the user's cache, so an
-unchanged body is never tokenized twice (`--no-cache` turns that off).
-Split detail into reference files."#,
-    targets: EVERY,
-    fixable: false,
-};
-
-pub static SPECIAL_TOKEN: RuleInfo = RuleInfo {
-    code: "HS407",
-    name: "special-token",
-    severity: Severity::Info,
-    summary: "text that looks like a special token, such as `<|endoftext|>`",
-    doc: r#"Strings such as `<|endoftext|>` or `<|im_start|>` are control tokens of some
-models' tokenizers. In a skill they are plain text: Hone counts them as the
-ordinary characters they are, and agents send them as text. But tools that
-tokenize with special tokens enabled may refuse the file: tiktoken raises by
-default, and skillcheck 1.5.0 crashes on the corpus skills that contain one.
-Usually they appear in documentation about tokenizers, which is fine;
-reported once per file as information."#,
-    targets: EVERY,
-    fixable: false,
-};
-
 pub(super) fn check(checker: &mut Checker) {
     body_length(checker);
-    if checker.enabled(&BODY_TOO_MANY_TOKENS) {
+    if checker.enabled(Rule::BodyTooManyTokens) {
         body_tokens(checker);
     }
-    if checker.enabled(&SPECIAL_TOKEN) {
+    if checker.enabled(Rule::SpecialToken) {
         special_tokens(checker);
     }
 }
@@ -85,7 +38,7 @@ fn body_length(checker: &mut Checker) {
     let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
     checker
         .report(
-            &BODY_TOO_LONG,
+            Rule::BodyTooLong,
             at..end,
             format!("the body has {lines} lines; the spec recommends at most {MAX_BODY_LINES}"),
         )
@@ -110,7 +63,7 @@ fn body_tokens(checker: &mut Checker) {
         .find('\n')
         .map_or(skill.text().len(), |i| start + i);
     checker
-        .report(&BODY_TOO_MANY_TOKENS, start..end, format!("the body has more than {MAX_BODY_TOKENS} tokens (o200k), the spec's recommended maximum"))
+        .report(Rule::BodyTooManyTokens, start..end, format!("the body has more than {MAX_BODY_TOKENS} tokens (o200k), the spec's recommended maximum"))
         .help("move detail into files under `references/` that load only when needed");
 }
 
@@ -138,7 +91,7 @@ fn special_tokens(checker: &mut Checker) {
         ),
     };
     checker
-        .report(&SPECIAL_TOKEN, first, message)
+        .report(Rule::SpecialToken, first, message)
         .help("fine in documentation; some tokenizers refuse text with special tokens unless told otherwise");
 }
 
@@ -149,26 +102,32 @@ mod tests {
     #[test]
     fn body_line_limit() {
         let long = skill_md("", &"line\n".repeat(501));
-        let d = fires("HS401", &long);
+        let d = fires(Rule::BodyTooLong, &long);
         assert_eq!(d.span.start.line, 4 + 501);
-        quiet("HS401", &skill_md("", &"line\n".repeat(500)));
+        quiet(Rule::BodyTooLong, &skill_md("", &"line\n".repeat(500)));
     }
 
     #[test]
     fn body_token_limit() {
         // "word " is one o200k token per repetition.
-        fires("HS402", &skill_md("", &"word ".repeat(5200)));
-        quiet("HS402", &skill_md("", &"word ".repeat(4800)));
+        fires(
+            Rule::BodyTooManyTokens,
+            &skill_md("", &"word ".repeat(5200)),
+        );
+        quiet(
+            Rule::BodyTooManyTokens,
+            &skill_md("", &"word ".repeat(4800)),
+        );
         // Long but few tokens per byte: 20,000 bytes of one repeated letter.
-        quiet("HS402", &skill_md("", &"a".repeat(4000)));
+        quiet(Rule::BodyTooManyTokens, &skill_md("", &"a".repeat(4000)));
     }
 
     #[test]
     fn special_tokens_are_information() {
         let text = skill_md("", "Ends with <|endoftext|> and <|im_start|>.\n");
-        let d = fires("HS407", &text);
+        let d = fires(Rule::SpecialToken, &text);
         assert_eq!(spanned(&text, &d), "<|endoftext|>");
         assert!(d.message.contains("1 more"));
-        quiet("HS407", &skill_md("", "a <| b |> c, x || y\n"));
+        quiet(Rule::SpecialToken, &skill_md("", "a <| b |> c, x || y\n"));
     }
 }

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::library as library_rules;
-use super::{Target, check_frontmatter};
+use super::{Rule, Target, check_frontmatter};
 use crate::diagnostic::Diagnostic;
 use crate::library::Library;
 use crate::skill::Skill;
@@ -44,46 +44,62 @@ pub enum Effect {
     Refuses,
 }
 
-/// What a finding of rule `code` does to a skill in `target`'s client.
-pub fn effect(code: &str, target: Target) -> Effect {
+/// What a finding of `rule` does to a skill in `target`'s client.
+pub fn effect(rule: Rule, target: Target) -> Effect {
     use Effect::*;
     use Target::*;
-    match (code, target) {
+    match (rule, target) {
         // No frontmatter, never closed: no client has metadata to list.
-        ("HS001" | "HS002", _) => Refuses,
+        (Rule::FrontmatterMissing | Rule::FrontmatterUnclosed, _) => Refuses,
         // Claude Code loads the body with empty metadata (CHANGELOG 2.1.186).
-        ("HS003" | "HS004", ClaudeCode) => Changes,
-        ("HS003" | "HS004", _) => Refuses,
+        (Rule::InvalidYaml | Rule::FrontmatterNotMapping, ClaudeCode) => Changes,
+        (Rule::InvalidYaml | Rule::FrontmatterNotMapping, _) => Refuses,
         // Python readers fail to decode; JavaScript ones substitute U+FFFD.
-        ("HS005", Agentskills | ClaudeApi) => Refuses,
-        ("HS005", _) => Changes,
+        (Rule::InvalidUtf8, Agentskills | ClaudeApi) => Refuses,
+        (Rule::InvalidUtf8, _) => Changes,
         // skills-ref: "must start with YAML frontmatter".
-        ("HS006", Agentskills) => Refuses,
-        ("HS006", _) => Changes,
+        (Rule::ByteOrderMark, Agentskills) => Refuses,
+        (Rule::ByteOrderMark, _) => Changes,
         // strictyaml refuses duplicates, flow style, and a `---` cut.
-        ("HS007" | "HS008" | "HS009", Agentskills) => Refuses,
-        ("HS007" | "HS009", _) => Changes,
-        ("HS010" | "HS011" | "HS012", _) => Changes,
+        (Rule::DuplicateKey | Rule::FlowCollection | Rule::DashesInFrontmatter, Agentskills) => {
+            Refuses
+        }
+        (Rule::DuplicateKey | Rule::DashesInFrontmatter, _) => Changes,
+        (Rule::CrlfLineEndings | Rule::CommentTruncatesValue | Rule::BlockScalar, _) => Changes,
         // Safe Python loaders and strictyaml refuse tags and plain `: `.
-        ("HS013" | "HS014", Agentskills | ClaudeApi) => Refuses,
-        ("HS013" | "HS014", _) => Changes,
+        (Rule::YamlTag | Rule::UnquotedColon, Agentskills | ClaudeApi) => Refuses,
+        (Rule::YamlTag | Rule::UnquotedColon, _) => Changes,
         // Names: each client's own validator.
-        ("HS101" | "HS102" | "HS103" | "HS104", Agentskills | ClaudeApi) => Refuses,
-        ("HS101", Copilot) => Refuses,
-        ("HS105" | "HS106", ClaudeApi) => Refuses,
-        ("HS107", ClaudeCode) => Changes,
-        ("HS108", Copilot) => Refuses,
+        (
+            Rule::NameMissing | Rule::NameTooLong | Rule::NameFormat | Rule::NameDirectoryMismatch,
+            Agentskills | ClaudeApi,
+        ) => Refuses,
+        (Rule::NameMissing, Copilot) => Refuses,
+        (Rule::NameReservedWord | Rule::AngleBrackets, ClaudeApi) => Refuses,
+        (Rule::ReservedFolder, ClaudeCode) => Changes,
+        (Rule::CopilotName, Copilot) => Refuses,
         // Descriptions: required everywhere but Claude Code, which fills in.
-        ("HS201" | "HS202", Agentskills | ClaudeApi | Copilot) => Refuses,
-        ("HS202", ClaudeCode) => Changes,
-        ("HS203" | "HS302", Agentskills | ClaudeApi) => Refuses,
-        ("HS204" | "HS207", ClaudeCode) => Changes,
+        (Rule::DescriptionMissing | Rule::DescriptionEmpty, Agentskills | ClaudeApi | Copilot) => {
+            Refuses
+        }
+        (Rule::DescriptionEmpty, ClaudeCode) => Changes,
+        (Rule::DescriptionTooLong | Rule::CompatibilityTooLong, Agentskills | ClaudeApi) => Refuses,
+        (Rule::ListingTruncated | Rule::DescriptionFromBody, ClaudeCode) => Changes,
         // Fields read differently or ignored.
-        ("HS301" | "HS303" | "HS304" | "HS305" | "HS306", _) => Changes,
-        ("HS307", ClaudeApi) => Refuses,
-        ("HS308" | "HS309" | "HS310" | "HS311", _) => Changes,
+        (
+            Rule::FieldType
+            | Rule::MetadataNotStrings
+            | Rule::AllowedToolsForm
+            | Rule::AllowedToolsCommas
+            | Rule::UnknownKey,
+            _,
+        ) => Changes,
+        (Rule::ApiUnsupportedKey, ClaudeApi) => Refuses,
+        (Rule::Yaml11Boolean | Rule::BooleanAsString | Rule::KeySpelling | Rule::FieldValue, _) => {
+            Changes
+        }
         // A clash: one of the two is hidden or renamed.
-        ("HS501", _) => Changes,
+        (Rule::DuplicateName, _) => Changes,
         _ => Advice,
     }
 }
@@ -119,7 +135,10 @@ pub fn cell(findings: &[Diagnostic], target: Target) -> Cell {
     let mut verdict = Verdict::Loads;
     let mut behind = Vec::new();
     for d in findings {
-        let step = match effect(&d.code, target) {
+        let Some(rule) = Rule::from_code(&d.code) else {
+            continue;
+        };
+        let step = match effect(rule, target) {
             Effect::Advice => continue,
             Effect::Changes => Verdict::LoadsWithChanges,
             Effect::Refuses => Verdict::Refused,
@@ -202,7 +221,6 @@ pub fn skill_row(skill: &Skill, library: &Library) -> SkillCompat {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::all_rules;
     use crate::rules::testing::skill_with_files;
 
     fn row(dir: &str, text: &str) -> SkillCompat {
@@ -244,9 +262,9 @@ mod tests {
     /// advice to every client; this holds that true.
     #[test]
     fn body_and_file_rules_are_advice_everywhere() {
-        for rule in all_rules().iter().filter(|r| r.code.starts_with("HS4")) {
+        for &rule in Rule::ALL.iter().filter(|r| r.code().starts_with("HS4")) {
             for target in Target::CLIENTS {
-                assert_eq!(effect(rule.code, target), Effect::Advice, "{}", rule.code);
+                assert_eq!(effect(rule, target), Effect::Advice, "{rule}");
             }
         }
     }

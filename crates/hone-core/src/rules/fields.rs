@@ -10,247 +10,13 @@
 //! treats as true.
 
 use super::yaml_text::{double_quoted, is_plain};
-use super::{Checker, EVERY, RuleInfo, SPEC_AND_API, Target, char_count};
-use crate::diagnostic::Severity;
+use super::{Checker, Rule, Target, char_count};
 use crate::fields::{self, FIELDS, Reader, ValueType, split_tools};
 use crate::skill::{bool_word, claude_code_respelling};
 use crate::yaml::{Node, Value};
 
 /// The spec's limit on `compatibility`, from the field table.
 pub const MAX_COMPATIBILITY_CHARS: usize = fields::COMPATIBILITY.max_chars.unwrap();
-
-pub static FIELD_TYPE: RuleInfo = RuleInfo {
-    code: "HS301",
-    name: "field-type",
-    severity: Severity::Error,
-    summary: "a known field has a value of the wrong type",
-    doc: r#"Each known key has a type: `name`, `description`, `license`,
-`compatibility`, `when_to_use`, `model` (a model name, or `inherit`),
-`effort`, `shell` and the other text fields are strings; `metadata` and
-`hooks` are mappings; `disable-model-invocation`, `user-invocable` and
-`background` are booleans; `paths` (comma-separated globs or a list),
-`disallowed-tools`, `triggers` and the tool lists are a string or a list of
-strings; `arguments` is a space-separated string or a list of names;
-`token_estimate` is an integer. Sources: the Claude Code skills docs
-("Frontmatter reference") and CHANGELOG (`disallowed-tools` 2.1.152,
-`background` 2.1.218, `paths` lists 2.1.84). An agent that
-gets a number or a list where it expects text may crash or skip the skill.
-
-```yaml
-license: 2.0       # HS301: a number; write "2.0"
-name: [pdf]        # HS301: a list
-```
-
-The fix quotes a number or boolean given for a text field.
-
-**skills-ref differs:** strictyaml reads every scalar as a string, so
-`license: 2.0` passes there; PyYAML and the `yaml` npm package return a
-number."#,
-    targets: EVERY,
-    fixable: true,
-};
-
-pub static COMPATIBILITY_TOO_LONG: RuleInfo = RuleInfo {
-    code: "HS302",
-    name: "compatibility-too-long",
-    severity: Severity::Error,
-    summary: "`compatibility` is empty or longer than 500 characters",
-    doc: r#"The spec's optional `compatibility` field (environment requirements: "Needs
-Python 3.10 and network access") holds 1–500 characters. Longer text belongs
-in the body."#,
-    targets: SPEC_AND_API,
-    fixable: false,
-};
-
-pub static METADATA_NOT_STRINGS: RuleInfo = RuleInfo {
-    code: "HS303",
-    name: "metadata-not-strings",
-    severity: Severity::Warning,
-    summary: "`metadata` holds a value that is not a string",
-    doc: r#"The spec defines `metadata` as a map from string keys to string values.
-`version: 1.0` is the number 1 to PyYAML and JavaScript (`1.10` even
-becomes `1.1`), and nested lists or maps are not allowed at all.
-
-```yaml
-metadata:
-  version: 1.0       # HS303
-  version: "1.0"     # fixed
-```
-
-The fix quotes a number or boolean. **skills-ref differs:** it converts every
-metadata value to a string with `str()`, so it never reports this, and a
-`1.10` it read through PyYAML would silently become `"1.1"`."#,
-    targets: SPEC_AND_API,
-    fixable: true,
-};
-
-pub static ALLOWED_TOOLS_FORM: RuleInfo = RuleInfo {
-    code: "HS304",
-    name: "allowed-tools-form",
-    severity: Severity::Error,
-    summary: "`allowed-tools` is not a string or list of tool names",
-    doc: r#"`allowed-tools` lists the tools a skill may use without asking: a string
-(space-separated in the spec; Claude Code also accepts commas) or a YAML list
-of strings. Each entry is a tool name, optionally with a pattern in
-parentheses: `Bash(git add *)`. The rule reports other types, empty entries
-and unbalanced parentheses.
-
-```yaml
-allowed-tools: {Read: true}            # HS304
-allowed-tools: Read, , Bash(git *      # HS304: empty entry, unclosed `(`
-allowed-tools: Read Grep Bash(git *)   # fine
-```"#,
-    targets: EVERY,
-    fixable: false,
-};
-
-pub static ALLOWED_TOOLS_COMMAS: RuleInfo = RuleInfo {
-    code: "HS305",
-    name: "allowed-tools-commas",
-    severity: Severity::Warning,
-    summary: "comma-separated `allowed-tools`, which the spec splits on spaces",
-    doc: r#"The spec defines `allowed-tools` as a *space*-separated string, so a reader
-following it turns `Read, Grep` into the tools `Read,` and `Grep`. Claude
-Code accepts commas; for portability use spaces or a YAML list.
-
-```yaml
-allowed-tools: Read, Grep     # HS305
-allowed-tools: Read Grep      # fixed
-```
-
-The fix rewrites the list with spaces when no entry contains a space. Only
-for `agentskills`."#,
-    targets: &[Target::Agentskills],
-    fixable: true,
-};
-
-pub static UNKNOWN_KEY: RuleInfo = RuleInfo {
-    code: "HS306",
-    name: "unknown-key",
-    severity: Severity::Warning,
-    summary: "a frontmatter key the target does not know",
-    doc: r#"Agents ignore keys they do not know, so a misspelt key (`Description`,
-`allowed_tools`) silently does nothing. Which keys are known depends on the
-target: `agentskills` knows the spec's six (`name`, `description`,
-`license`, `compatibility`, `metadata`, `allowed-tools`); `claude-code` adds
-Claude Code's (`when_to_use`, `argument-hint`, `disable-model-invocation`,
-`user-invocable`, `model`, `hooks`, …); `all` also accepts the router keys
-`triggers`, `tools` and `token_estimate`. A near miss of a known key gets a
-"did you mean" help. Keep custom data under `metadata`.
-
-**skills-ref differs:** it reports every non-spec key as an error ("Unexpected
-fields in frontmatter"), 330 corpus skills, mostly `source`, `risk`,
-`date_added` and `author`. Hone warns, because every agent loads such a
-skill; for Anthropic's API, where they are errors, see HS307."#,
-    targets: &[Target::Agentskills, Target::ClaudeCode, Target::Copilot],
-    fixable: true,
-};
-
-pub static API_UNSUPPORTED_KEY: RuleInfo = RuleInfo {
-    code: "HS307",
-    name: "api-unsupported-key",
-    severity: Severity::Error,
-    summary: "a key outside the spec, which Anthropic's upload rejects",
-    doc: r#"Anthropic's upload and Skills API accept only the spec's frontmatter keys:
-`name`, `description`, `license`, `compatibility`, `metadata` and
-`allowed-tools`. Anything else (including Claude Code's own keys) fails the
-upload. Move custom data under `metadata`. Only for `claude-api`."#,
-    targets: &[Target::ClaudeApi],
-    fixable: false,
-};
-
-pub static YAML11_BOOLEAN: RuleInfo = RuleInfo {
-    code: "HS308",
-    name: "yaml11-boolean",
-    severity: Severity::Warning,
-    summary: "an unquoted `yes`/`no`/`on`/`off` where text is meant",
-    doc: r#"In YAML 1.2 `no` is the text "no"; in YAML 1.1, which PyYAML and most Python
-tools implement, it is the boolean `false`. A text field written as `yes`,
-`no`, `on`, `off`, `y` or `n` (any case) therefore changes type with the
-parser.
-
-```yaml
-metadata:
-  experimental: no      # HS308: false to PyYAML, "no" to Hone
-  experimental: "no"    # fixed
-```
-
-The fix quotes the value. For fields that *are* booleans, see HS309."#,
-    targets: EVERY,
-    fixable: true,
-};
-
-pub static BOOLEAN_AS_STRING: RuleInfo = RuleInfo {
-    code: "HS309",
-    name: "boolean-as-string",
-    severity: Severity::Warning,
-    summary: "a boolean field written as `yes`/`no`/`on`/`off`/`1`/`0` or a quoted `\"true\"`",
-    doc: r#"`disable-model-invocation`, `user-invocable`, `background` and
-`default-enabled` are booleans. Claude Code reads `yes`/`no`/`on`/`off`/`1`/`0`
-in any case as booleans since 2.1.218 (CHANGELOG: "Added
-`yes`/`no`/`on`/`off`/`1`/`0` (case-insensitive) as accepted values for skill
-and plugin frontmatter booleans"). Other agents, older Claude Code and the
-spec's YAML (1.2) do not: `no` and `off` are strings there, `1` and `0`
-integers, and a JavaScript agent testing the value treats every non-empty
-string as true, so `disable-model-invocation: no` would *disable*
-invocation. A quoted `"false"` has the same problem.
-
-```yaml
-disable-model-invocation: no      # HS309
-disable-model-invocation: false   # fixed
-```
-
-The fix writes `true` or `false`, which every reader agrees on."#,
-    targets: EVERY,
-    fixable: true,
-};
-
-pub static KEY_SPELLING: RuleInfo = RuleInfo {
-    code: "HS310",
-    name: "key-spelling",
-    severity: Severity::Warning,
-    summary: "a snake_case or camelCase key that only Claude Code reads as its kebab-case form",
-    doc: r#"Claude Code 2.1.186 reads `display-name`, `default-enabled` and `fallback`
-(and keys under `metadata`) whether written in kebab-case, snake_case or
-camelCase (CHANGELOG 2.1.186: "… now accept kebab-case, snake_case, and
-camelCase"). Other clients and earlier Claude Code see `displayName` as an
-unknown key and ignore it.
-
-```yaml
-displayName: PDF tools     # HS310
-display-name: PDF tools    # fixed
-```
-
-**The issue said "the key spellings Claude Code normalises (kebab, snake,
-camel)" in general; the CHANGELOG names only these keys.** Claude Code's
-other keys are read only as documented (`allowed-tools`,
-`disable-model-invocation`, `when_to_use`): `allowedTools` is an unknown key
-for Claude Code too, reported by HS306 with a fix. Only for `claude-code`."#,
-    targets: &[Target::ClaudeCode],
-    fixable: true,
-};
-
-pub static FIELD_VALUE: RuleInfo = RuleInfo {
-    code: "HS311",
-    name: "field-value",
-    severity: Severity::Warning,
-    summary: "`effort`, `shell` or `context` holds a value Claude Code does not define",
-    doc: r#"Some of Claude Code's fields take one of a few words (skills docs,
-"Frontmatter reference"):
-
-| field | values |
-|---|---|
-| `effort` | `low`, `medium`, `high`, `xhigh`, `max` |
-| `shell` | `bash`, `powershell` |
-| `context` | `fork` |
-
-Any other value does not do what it says (`effort: extreme` sets no effort
-level; `shell: zsh` runs `!` blocks in bash). `model` takes any model name
-or alias, or `inherit`, and is not checked. The fix lowercases a value whose
-lowercase form is valid (`High` → `high`). Only for `claude-code`."#,
-    targets: &[Target::ClaudeCode],
-    fixable: true,
-};
 
 /// Whether `key` is known to the target: read by it, as the field table
 /// says, or a spelling of such a key that Claude Code normalises.
@@ -327,7 +93,7 @@ pub(super) fn check(checker: &mut Checker) {
 
 /// `HS311`: a value outside the words Claude Code defines for `key`.
 fn enumerated(checker: &mut Checker, key: &str, value: &Node, allowed: &[&str]) {
-    if !checker.enabled(&FIELD_VALUE) {
+    if !checker.enabled(Rule::FieldValue) {
         return;
     }
     let Some(written) = value.as_str() else {
@@ -344,7 +110,7 @@ fn enumerated(checker: &mut Checker, key: &str, value: &Node, allowed: &[&str]) 
     let lower = written.trim().to_ascii_lowercase();
     let report = checker
         .report(
-            &FIELD_VALUE,
+            Rule::FieldValue,
             value.span.clone(),
             format!("`{key}: {written}` is not a value Claude Code defines ({list})"),
         )
@@ -356,11 +122,11 @@ fn enumerated(checker: &mut Checker, key: &str, value: &Node, allowed: &[&str]) 
 
 fn keys(checker: &mut Checker, name: &str, key: &Node) {
     if let Some(kebab) = claude_code_respelling(name)
-        && checker.enabled(&KEY_SPELLING)
+        && checker.enabled(Rule::KeySpelling)
     {
         checker
             .report(
-                &KEY_SPELLING,
+                Rule::KeySpelling,
                 key.span.clone(),
                 format!("Claude Code reads `{name}` as `{kebab}`; other clients (and Claude Code before 2.1.186) ignore it"),
             )
@@ -370,13 +136,13 @@ fn keys(checker: &mut Checker, name: &str, key: &Node) {
     if !fields::lookup(name).is_some_and(|f| f.is_read_by(Reader::ClaudeApi)) {
         checker
             .report(
-                &API_UNSUPPORTED_KEY,
+                Rule::ApiUnsupportedKey,
                 key.span.clone(),
                 format!("`{name}` is not a spec key; Anthropic's upload rejects it"),
             )
             .help("remove it, or move it under `metadata:`");
     }
-    if is_known_key(name, checker.target) || !checker.enabled(&UNKNOWN_KEY) {
+    if is_known_key(name, checker.target) || !checker.enabled(Rule::UnknownKey) {
         return;
     }
     let whose = match checker.target {
@@ -396,7 +162,7 @@ fn keys(checker: &mut Checker, name: &str, key: &Node) {
     let renamable = known.filter(|k| written_plain && checker.entry(k).is_none());
     let report = checker
         .report(
-            &UNKNOWN_KEY,
+            Rule::UnknownKey,
             key.span.clone(),
             format!("`{name}` is not a key of {whose}"),
         )
@@ -437,7 +203,7 @@ fn wrong_type(checker: &mut Checker, key: &str, value: &Node, wanted: &str) {
     let found = value.kind();
     checker
         .report(
-            &FIELD_TYPE,
+            Rule::FieldType,
             value.span.clone(),
             format!("`{key}` should be {wanted}, not {found}"),
         )
@@ -459,7 +225,7 @@ fn text_field(checker: &mut Checker, key: &str, value: &Node) {
             let found = value.kind();
             checker
                 .report(
-                    &FIELD_TYPE,
+                    Rule::FieldType,
                     value.span.clone(),
                     format!("`{key}` should be a string, not {found}"),
                 )
@@ -478,7 +244,7 @@ fn yaml11(checker: &mut Checker, key: &str, value: &Node, meaning: bool) {
     let raw = checker.text()[value.span.clone()].to_owned();
     checker
         .report(
-            &YAML11_BOOLEAN,
+            Rule::Yaml11Boolean,
             value.span.clone(),
             format!(
                 "`{key}: {raw}` is text in YAML 1.2 but the boolean {meaning} in YAML 1.1 (PyYAML)"
@@ -521,7 +287,7 @@ fn bool_field(checker: &mut Checker, key: &str, value: &Node) {
         )
     };
     checker
-        .report(&BOOLEAN_AS_STRING, value.span.clone(), message)
+        .report(Rule::BooleanAsString, value.span.clone(), message)
         .help(format!("write `{key}: {meaning}`"))
         .fix(
             format!("Write `{meaning}`"),
@@ -541,7 +307,7 @@ fn compatibility(checker: &mut Checker, value: &Node) {
         return;
     };
     checker
-        .report(&COMPATIBILITY_TOO_LONG, value.span.clone(), message)
+        .report(Rule::CompatibilityTooLong, value.span.clone(), message)
         .help("state the environment in one or two sentences; put detail in the body");
 }
 
@@ -554,7 +320,7 @@ fn metadata(checker: &mut Checker, value: &Node) {
             let shown = key.key_string();
             checker
                 .report(
-                    &METADATA_NOT_STRINGS,
+                    Rule::MetadataNotStrings,
                     key.span.clone(),
                     format!("the metadata key `{shown}` is {}, not a string", key.kind()),
                 )
@@ -573,7 +339,7 @@ fn metadata(checker: &mut Checker, value: &Node) {
                 let source = checker.text()[item.span.clone()].to_owned();
                 let report = checker
                     .report(
-                        &METADATA_NOT_STRINGS,
+                        Rule::MetadataNotStrings,
                         item.span.clone(),
                         format!("`metadata.{name}` is {}, not a string", item.kind()),
                     )
@@ -585,7 +351,7 @@ fn metadata(checker: &mut Checker, value: &Node) {
             _ => {
                 checker
                     .report(
-                        &METADATA_NOT_STRINGS,
+                        Rule::MetadataNotStrings,
                         item.span.clone(),
                         format!("`metadata.{name}` is {}, not a string", item.kind()),
                     )
@@ -667,18 +433,18 @@ fn allowed_tools(checker: &mut Checker, value: &Node) {
 
 fn report_tools(checker: &mut Checker, range: std::ops::Range<usize>, message: String) {
     checker
-        .report(&ALLOWED_TOOLS_FORM, range, message)
+        .report(Rule::AllowedToolsForm, range, message)
         .help("list tool names, e.g. `allowed-tools: Read Grep Bash(git status)`");
 }
 
 fn commas(checker: &mut Checker, value: &Node, s: &str) {
-    if !checker.enabled(&ALLOWED_TOOLS_COMMAS) {
+    if !checker.enabled(Rule::AllowedToolsCommas) {
         return;
     }
     let tools = split_tools(s);
     let report = checker
         .report(
-            &ALLOWED_TOOLS_COMMAS,
+            Rule::AllowedToolsCommas,
             value.span.clone(),
             "`allowed-tools` is separated by commas; the spec separates tools with spaces",
         )
@@ -710,15 +476,24 @@ mod tests {
         let over = |field: &fields::Field| field.max_chars.unwrap() + 1;
         let a = |n: usize| "a".repeat(n);
         let with_name = |n| format!("---\nname: {}\ndescription: Use when asked.\n---\n", a(n));
-        fires("HS102", &with_name(over(&fields::NAME)));
-        quiet("HS102", &with_name(over(&fields::NAME) - 1));
+        fires(Rule::NameTooLong, &with_name(over(&fields::NAME)));
+        quiet(Rule::NameTooLong, &with_name(over(&fields::NAME) - 1));
         let with_description = |n| format!("---\nname: my-skill\ndescription: {}\n---\n", a(n));
-        fires("HS203", &with_description(over(&fields::DESCRIPTION)));
-        quiet("HS203", &with_description(over(&fields::DESCRIPTION) - 1));
-        let with_compatibility = |n| skill_md(&format!("compatibility: {}\n", a(n)), "");
-        fires("HS302", &with_compatibility(over(&fields::COMPATIBILITY)));
+        fires(
+            Rule::DescriptionTooLong,
+            &with_description(over(&fields::DESCRIPTION)),
+        );
         quiet(
-            "HS302",
+            Rule::DescriptionTooLong,
+            &with_description(over(&fields::DESCRIPTION) - 1),
+        );
+        let with_compatibility = |n| skill_md(&format!("compatibility: {}\n", a(n)), "");
+        fires(
+            Rule::CompatibilityTooLong,
+            &with_compatibility(over(&fields::COMPATIBILITY)),
+        );
+        quiet(
+            Rule::CompatibilityTooLong,
             &with_compatibility(over(&fields::COMPATIBILITY) - 1),
         );
         let listed = fields::DESCRIPTION.listing_chars.unwrap();
@@ -731,9 +506,20 @@ mod tests {
             )
         };
         let code = Target::ClaudeCode;
-        let fired = findings_for("HS204", &with_when(listed - description + 1), code);
+        let fired = findings_for(
+            Rule::ListingTruncated,
+            &with_when(listed - description + 1),
+            code,
+        );
         assert_eq!(fired.len(), 1);
-        assert!(findings_for("HS204", &with_when(listed - description), code).is_empty());
+        assert!(
+            findings_for(
+                Rule::ListingTruncated,
+                &with_when(listed - description),
+                code
+            )
+            .is_empty()
+        );
     }
 
     /// Every enumerated value of the table passes HS311 and HS306 for Claude Code.
@@ -745,8 +531,8 @@ mod tests {
             };
             for value in values {
                 let text = skill_md(&format!("{}: {value}\n", field.key), "");
-                assert!(findings_for("HS311", &text, Target::ClaudeCode).is_empty());
-                assert!(findings_for("HS306", &text, Target::ClaudeCode).is_empty());
+                assert!(findings_for(Rule::FieldValue, &text, Target::ClaudeCode).is_empty());
+                assert!(findings_for(Rule::UnknownKey, &text, Target::ClaudeCode).is_empty());
             }
         }
     }
@@ -759,24 +545,33 @@ mod tests {
         for field in FIELDS {
             let key = format!("`{}`", field.key);
             if field.is_read_by(Reader::Agentskills) {
-                assert!(UNKNOWN_KEY.doc.contains(&key), "HS306 doc lacks {key}");
                 assert!(
-                    API_UNSUPPORTED_KEY.doc.contains(&key),
+                    Rule::UnknownKey.doc().contains(&key),
+                    "HS306 doc lacks {key}"
+                );
+                assert!(
+                    Rule::ApiUnsupportedKey.doc().contains(&key),
                     "HS307 doc lacks {key}"
                 );
             }
             match field.value {
                 ValueType::Boolean => {
                     assert!(
-                        BOOLEAN_AS_STRING.doc.contains(&key),
+                        Rule::BooleanAsString.doc().contains(&key),
                         "HS309 doc lacks {key}"
                     );
                 }
                 ValueType::Enum { values } => {
-                    assert!(FIELD_VALUE.doc.contains(&key), "HS311 doc lacks {key}");
+                    assert!(
+                        Rule::FieldValue.doc().contains(&key),
+                        "HS311 doc lacks {key}"
+                    );
                     for value in values {
                         let value = format!("`{value}`");
-                        assert!(FIELD_VALUE.doc.contains(&value), "HS311 doc lacks {value}");
+                        assert!(
+                            Rule::FieldValue.doc().contains(&value),
+                            "HS311 doc lacks {value}"
+                        );
                     }
                 }
                 _ => {}
@@ -787,17 +582,17 @@ mod tests {
     #[test]
     fn wrong_types() {
         let text = skill_md("license: 2.0\n", "");
-        let d = fires("HS301", &text);
+        let d = fires(Rule::FieldType, &text);
         assert_eq!(spanned(&text, &d), "2.0");
-        assert!(fixed("HS301", &text).contains("license: \"2.0\"\n"));
-        fires("HS301", &skill_md("metadata: [a]\n", ""));
-        fires("HS301", &skill_md("token_estimate: many\n", ""));
+        assert!(fixed(Rule::FieldType, &text).contains("license: \"2.0\"\n"));
+        fires(Rule::FieldType, &skill_md("metadata: [a]\n", ""));
+        fires(Rule::FieldType, &skill_md("token_estimate: many\n", ""));
         fires(
-            "HS301",
+            Rule::FieldType,
             "---\nname: [a]\ndescription: Use when asked.\n---\n",
         );
         quiet(
-            "HS301",
+            Rule::FieldType,
             &skill_md("license: MIT\nmetadata:\n  a: b\ntoken_estimate: 10\n", ""),
         );
     }
@@ -805,12 +600,15 @@ mod tests {
     #[test]
     fn compatibility_length() {
         fires(
-            "HS302",
+            Rule::CompatibilityTooLong,
             &skill_md(&format!("compatibility: {}\n", "x".repeat(501)), ""),
         );
-        fires("HS302", &skill_md("compatibility: \"\"\n", ""));
+        fires(
+            Rule::CompatibilityTooLong,
+            &skill_md("compatibility: \"\"\n", ""),
+        );
         quiet(
-            "HS302",
+            Rule::CompatibilityTooLong,
             &skill_md("compatibility: Needs Python 3.10.\n", ""),
         );
     }
@@ -818,25 +616,40 @@ mod tests {
     #[test]
     fn metadata_values_are_strings() {
         let text = skill_md("metadata:\n  version: 1.0\n  tags: [a]\n", "");
-        let found = findings("HS303", &text);
+        let found = findings(Rule::MetadataNotStrings, &text);
         assert_eq!(found.len(), 2, "{found:#?}");
         let fix = found[0].fix.as_ref().unwrap();
         assert!(fix.apply(&text).unwrap().contains("version: \"1.0\""));
-        quiet("HS303", &skill_md("metadata:\n  version: \"1.0\"\n", ""));
+        quiet(
+            Rule::MetadataNotStrings,
+            &skill_md("metadata:\n  version: \"1.0\"\n", ""),
+        );
     }
 
     #[test]
     fn allowed_tools_form() {
-        fires("HS304", &skill_md("allowed-tools: {Read: true}\n", ""));
-        fires("HS304", &skill_md("allowed-tools: Read, , Grep\n", ""));
-        fires("HS304", &skill_md("allowed-tools: Read Bash(git\n", ""));
-        fires("HS304", &skill_md("allowed-tools:\n  - Read\n  - 3\n", ""));
+        fires(
+            Rule::AllowedToolsForm,
+            &skill_md("allowed-tools: {Read: true}\n", ""),
+        );
+        fires(
+            Rule::AllowedToolsForm,
+            &skill_md("allowed-tools: Read, , Grep\n", ""),
+        );
+        fires(
+            Rule::AllowedToolsForm,
+            &skill_md("allowed-tools: Read Bash(git\n", ""),
+        );
+        fires(
+            Rule::AllowedToolsForm,
+            &skill_md("allowed-tools:\n  - Read\n  - 3\n", ""),
+        );
         quiet(
-            "HS304",
+            Rule::AllowedToolsForm,
             &skill_md("allowed-tools: Read Grep Bash(git add *)\n", ""),
         );
         quiet(
-            "HS304",
+            Rule::AllowedToolsForm,
             &skill_md("allowed-tools:\n  - Read\n  - Bash(git add *)\n", ""),
         );
     }
@@ -844,41 +657,50 @@ mod tests {
     #[test]
     fn allowed_tools_commas_for_the_spec() {
         let text = skill_md("allowed-tools: Read, Grep\n", "");
-        assert!(fixed("HS305", &text).contains("allowed-tools: Read Grep\n"));
+        assert!(fixed(Rule::AllowedToolsCommas, &text).contains("allowed-tools: Read Grep\n"));
         let spaced = skill_md("allowed-tools: Read, Bash(git add *)\n", "");
-        assert!(fires("HS305", &spaced).fix.is_none());
-        assert!(findings_for("HS305", &text, Target::ClaudeCode).is_empty());
-        quiet("HS305", &skill_md("allowed-tools: Read Grep\n", ""));
+        assert!(fires(Rule::AllowedToolsCommas, &spaced).fix.is_none());
+        assert!(findings_for(Rule::AllowedToolsCommas, &text, Target::ClaudeCode).is_empty());
+        quiet(
+            Rule::AllowedToolsCommas,
+            &skill_md("allowed-tools: Read Grep\n", ""),
+        );
     }
 
     #[test]
     fn unknown_keys_depend_on_the_target() {
         let text = skill_md("when_to_use: When asked.\nsource: x\n", "");
-        let spec = findings_for("HS306", &text, Target::Agentskills);
+        let spec = findings_for(Rule::UnknownKey, &text, Target::Agentskills);
         assert_eq!(spec.len(), 2);
-        let code = findings_for("HS306", &text, Target::ClaudeCode);
+        let code = findings_for(Rule::UnknownKey, &text, Target::ClaudeCode);
         assert_eq!(code.len(), 1);
         assert_eq!(spanned(&text, &code[0]), "source");
-        let typo = fires("HS306", &skill_md("Allowed_Tools: Read\n", ""));
+        let typo = fires(Rule::UnknownKey, &skill_md("Allowed_Tools: Read\n", ""));
         assert_eq!(typo.help.as_deref(), Some("did you mean `allowed-tools`?"));
-        quiet("HS306", &skill_md("license: MIT\n", ""));
+        quiet(Rule::UnknownKey, &skill_md("license: MIT\n", ""));
     }
 
     #[test]
     fn api_rejects_non_spec_keys() {
         let text = skill_md("when_to_use: When asked.\n", "");
-        assert_eq!(findings_for("HS307", &text, Target::ClaudeApi).len(), 1);
-        assert!(findings_for("HS307", &text, Target::ClaudeCode).is_empty());
-        quiet("HS307", &skill_md("license: MIT\n", ""));
+        assert_eq!(
+            findings_for(Rule::ApiUnsupportedKey, &text, Target::ClaudeApi).len(),
+            1
+        );
+        assert!(findings_for(Rule::ApiUnsupportedKey, &text, Target::ClaudeCode).is_empty());
+        quiet(Rule::ApiUnsupportedKey, &skill_md("license: MIT\n", ""));
     }
 
     #[test]
     fn yaml11_booleans_in_text_fields() {
         let text = skill_md("license: no\n", "");
-        assert!(fixed("HS308", &text).contains("license: \"no\"\n"));
-        fires("HS308", &skill_md("metadata:\n  internal: Yes\n", ""));
+        assert!(fixed(Rule::Yaml11Boolean, &text).contains("license: \"no\"\n"));
+        fires(
+            Rule::Yaml11Boolean,
+            &skill_md("metadata:\n  internal: Yes\n", ""),
+        );
         quiet(
-            "HS308",
+            Rule::Yaml11Boolean,
             &skill_md("license: \"no\"\nmetadata:\n  internal: \"yes\"\n", ""),
         );
     }
@@ -894,34 +716,39 @@ mod tests {
             ("0", "false"),
         ] {
             let text = skill_md(&format!("background: {written}\n"), "");
-            let d = fires("HS309", &text);
+            let d = fires(Rule::BooleanAsString, &text);
             assert!(d.message.contains("Claude Code 2.1.218"), "{d:?}");
-            assert!(fixed("HS309", &text).contains(&format!("background: {meaning}\n")));
-            quiet("HS301", &text);
+            assert!(
+                fixed(Rule::BooleanAsString, &text).contains(&format!("background: {meaning}\n"))
+            );
+            quiet(Rule::FieldType, &text);
         }
-        fires("HS301", &skill_md("background: 2\n", ""));
+        fires(Rule::FieldType, &skill_md("background: 2\n", ""));
     }
 
     /// Claude Code CHANGELOG 2.1.186: only these keys take other spellings.
     #[test]
     fn respelled_keys_are_portability_findings() {
         let text = skill_md("displayName: PDF tools\n", "");
-        let d = findings_for("HS310", &text, Target::ClaudeCode);
+        let d = findings_for(Rule::KeySpelling, &text, Target::ClaudeCode);
         assert_eq!(d.len(), 1);
         let out = d[0].fix.as_ref().unwrap().apply(&text).unwrap();
         assert!(out.contains("display-name: PDF tools\n"), "{out}");
-        assert!(findings_for("HS306", &text, Target::ClaudeCode).is_empty());
-        assert_eq!(findings_for("HS306", &text, Target::Agentskills).len(), 1);
+        assert!(findings_for(Rule::UnknownKey, &text, Target::ClaudeCode).is_empty());
+        assert_eq!(
+            findings_for(Rule::UnknownKey, &text, Target::Agentskills).len(),
+            1
+        );
         // Claude Code does not normalise its other keys: an unknown key, renamed by the fix.
         let camel = skill_md("disableModelInvocation: true\n", "");
-        let d = findings_for("HS306", &camel, Target::ClaudeCode);
+        let d = findings_for(Rule::UnknownKey, &camel, Target::ClaudeCode);
         assert_eq!(
             d[0].help.as_deref(),
             Some("did you mean `disable-model-invocation`?")
         );
         let out = d[0].fix.as_ref().unwrap().apply(&camel).unwrap();
         assert!(out.contains("disable-model-invocation: true\n"), "{out}");
-        assert!(findings_for("HS310", &camel, Target::ClaudeCode).is_empty());
+        assert!(findings_for(Rule::KeySpelling, &camel, Target::ClaudeCode).is_empty());
     }
 
     /// Claude Code skills docs: effort low/medium/high/xhigh/max, shell
@@ -929,7 +756,7 @@ mod tests {
     #[test]
     fn enumerated_values_for_claude_code() {
         let text = skill_md("effort: High\n", "");
-        let d = findings_for("HS311", &text, Target::ClaudeCode);
+        let d = findings_for(Rule::FieldValue, &text, Target::ClaudeCode);
         assert_eq!(d.len(), 1);
         assert!(
             d[0].fix
@@ -940,7 +767,12 @@ mod tests {
                 .contains("effort: high\n")
         );
         assert_eq!(
-            findings_for("HS311", &skill_md("shell: zsh\n", ""), Target::ClaudeCode).len(),
+            findings_for(
+                Rule::FieldValue,
+                &skill_md("shell: zsh\n", ""),
+                Target::ClaudeCode
+            )
+            .len(),
             1
         );
         for fine in [
@@ -951,11 +783,11 @@ mod tests {
             "disallowed-tools: Bash\n",
         ] {
             assert!(
-                findings_for("HS311", &skill_md(fine, ""), Target::ClaudeCode).is_empty(),
+                findings_for(Rule::FieldValue, &skill_md(fine, ""), Target::ClaudeCode).is_empty(),
                 "{fine}"
             );
             assert!(
-                findings_for("HS306", &skill_md(fine, ""), Target::ClaudeCode).is_empty(),
+                findings_for(Rule::UnknownKey, &skill_md(fine, ""), Target::ClaudeCode).is_empty(),
                 "{fine}"
             );
         }
@@ -965,7 +797,7 @@ mod tests {
     #[test]
     fn copilot_known_keys() {
         let text = skill_md("argument-hint: \"[file]\"\nwhen_to_use: x\n", "");
-        let d = findings_for("HS306", &text, Target::Copilot);
+        let d = findings_for(Rule::UnknownKey, &text, Target::Copilot);
         assert_eq!(d.len(), 1);
         assert!(
             d[0].message
@@ -976,9 +808,12 @@ mod tests {
     #[test]
     fn booleans_written_as_strings() {
         let text = skill_md("disable-model-invocation: no\n", "");
-        assert!(fixed("HS309", &text).contains("disable-model-invocation: false\n"));
+        assert!(fixed(Rule::BooleanAsString, &text).contains("disable-model-invocation: false\n"));
         let quoted = skill_md("user-invocable: \"true\"\n", "");
-        assert!(fixed("HS309", &quoted).contains("user-invocable: true\n"));
-        quiet("HS309", &skill_md("disable-model-invocation: false\n", ""));
+        assert!(fixed(Rule::BooleanAsString, &quoted).contains("user-invocable: true\n"));
+        quiet(
+            Rule::BooleanAsString,
+            &skill_md("disable-model-invocation: false\n", ""),
+        );
     }
 }

@@ -3,37 +3,13 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::{EVERY, RuleInfo, Target, diagnostic};
-use crate::diagnostic::{Diagnostic, Severity};
+use super::{Rule, Target, diagnostic};
+use crate::diagnostic::Diagnostic;
 use crate::library::Library;
 use crate::skill::Skill;
 
-pub static DUPLICATE_NAME: RuleInfo = RuleInfo {
-    code: "HS501",
-    name: "duplicate-name",
-    severity: Severity::Warning,
-    summary: "two skills of the library have the same name",
-    doc: r#"Agents know a skill by its name. With two skills named `pdf` in one library
-an agent sees one of them (which one depends on the agent and the scan
-order) or both with the same label, and the other never runs. Reported at
-every skill after the first, pointing at its `name`, with the first's path.
-
-Skills in a *lower-priority* root with the name of one in a higher-priority
-root (project skills over personal skills) are shadowed on purpose and are
-not reported.
-
-Claude Code keeps both when the second lives in a nested `.claude/skills`
-folder: it lists that one as `<dir>:<name>`, `<dir>` being the nested
-folder's path (CHANGELOG 2.1.178: "on a name clash, the nested skill appears
-as `<dir>:<name>` so both stay available"; skills docs:
-`apps/web/.claude/skills/deploy/SKILL.md` → `/apps/web:deploy`). For
-`claude-code` the message gives that name; other clients still see a clash."#,
-    targets: EVERY,
-    fixable: false,
-};
-
 pub(super) fn check(library: &Library, target: Target, out: &mut Vec<Diagnostic>) {
-    if !DUPLICATE_NAME.applies_to(target) {
+    if !Rule::DuplicateName.applies_to(target) {
         return;
     }
     let mut first: HashMap<&str, usize> = HashMap::new();
@@ -81,7 +57,7 @@ fn duplicate_name(skill: &Skill, other: &Skill) -> Diagnostic {
         .map_or(0..0, |node| node.span.clone());
     let mut finding = diagnostic(
         skill,
-        &DUPLICATE_NAME,
+        Rule::DuplicateName,
         range,
         format!(
             "the name `{}` is also used by {}",
@@ -102,7 +78,7 @@ pub(super) fn check_one(
     target: Target,
     out: &mut Vec<Diagnostic>,
 ) {
-    if !DUPLICATE_NAME.applies_to(target) {
+    if !Rule::DuplicateName.applies_to(target) {
         return;
     }
     let Some(other) = library

@@ -9,73 +9,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::{Checker, EVERY, RuleInfo};
-use crate::diagnostic::Severity;
+use super::{Checker, Rule};
 use crate::links::{Link, normalize};
-
-pub static BROKEN_LINK: RuleInfo = RuleInfo {
-    code: "HS403",
-    name: "broken-link",
-    severity: Severity::Warning,
-    summary: "a relative link to a file that does not exist",
-    doc: r#"A link or image in the body whose target is not in the skill folder. The
-agent that follows it gets an error instead of the reference it was sent
-to read. Links are resolved against the skill folder, `%20` and the like
-decoded, `#anchors` and `?queries` ignored; URLs, absolute paths and
-template placeholders (`${VAR}`) are not checked.
-
-```markdown
-See [the form guide](references/forms.md).   <!-- HS403 when references/forms.md is missing -->
-```"#,
-    targets: EVERY,
-    fixable: false,
-};
-
-pub static LINK_OUTSIDE_SKILL: RuleInfo = RuleInfo {
-    code: "HS404",
-    name: "link-outside-skill",
-    severity: Severity::Warning,
-    summary: "a relative link that climbs out of the skill folder",
-    doc: r#"A link such as `../shared/style.md` works in the author's checkout but
-breaks once the skill is installed, packed or uploaded on its own: only the
-skill's folder travels. Copy the file into the skill, or link to a URL."#,
-    targets: EVERY,
-    fixable: false,
-};
-
-pub static NESTED_REFERENCE: RuleInfo = RuleInfo {
-    code: "HS405",
-    name: "nested-reference",
-    severity: Severity::Warning,
-    summary: "a referenced file links on to files `SKILL.md` does not link",
-    doc: r#"The spec and Anthropic's authoring guide ask to keep references one level
-deep: `SKILL.md` links to every file an agent may need. When
-`references/a.md` sends the agent on to `references/b.md`, agents often
-preview `a.md` partially and never reach `b.md`.
-
-```text
-SKILL.md -> references/api.md -> references/errors.md   # HS405 at the link to api.md
-```
-
-Link `references/errors.md` from `SKILL.md` too, or merge the files."#,
-    targets: EVERY,
-    fixable: false,
-};
-
-pub static UNREFERENCED_RESOURCE: RuleInfo = RuleInfo {
-    code: "HS406",
-    name: "unreferenced-resource",
-    severity: Severity::Info,
-    summary: "a file in the skill folder that nothing references",
-    doc: r#"A file that neither `SKILL.md` nor a file it links to mentions (by link, by
-path, or by file name) is never read by an agent, yet is packed and
-uploaded with the skill. Reference it where it is useful, or delete it.
-`LICENSE`, `README` and `CHANGELOG` files and hidden files are exempt; a
-folder whose path the body mentions (`scripts/`) counts for everything
-inside it. Reported once per top-level file or folder."#,
-    targets: EVERY,
-    fixable: false,
-};
 
 pub(super) fn check(checker: &mut Checker) {
     let skill = checker.skill;
@@ -97,7 +32,7 @@ pub(super) fn check(checker: &mut Checker) {
         let Some(path) = link.resolved.as_deref() else {
             checker
                 .report(
-                    &LINK_OUTSIDE_SKILL,
+                    Rule::LinkOutsideSkill,
                     link.span.clone(),
                     format!("`{}` points outside the skill folder", link.target),
                 )
@@ -113,7 +48,7 @@ pub(super) fn check(checker: &mut Checker) {
             let what = if link.is_image { "image" } else { "link" };
             checker
                 .report(
-                    &BROKEN_LINK,
+                    Rule::BrokenLink,
                     link.span.clone(),
                     format!("the {what} target `{path}` does not exist"),
                 )
@@ -121,7 +56,7 @@ pub(super) fn check(checker: &mut Checker) {
             continue;
         }
         let wants_text =
-            checker.enabled(&NESTED_REFERENCE) || checker.enabled(&UNREFERENCED_RESOURCE);
+            checker.enabled(Rule::NestedReference) || checker.enabled(Rule::UnreferencedResource);
         if wants_text && is_markdown(path) && resources.contains(path) {
             let Ok(text) = std::fs::read_to_string(skill.dir.join(path)) else {
                 continue;
@@ -130,7 +65,7 @@ pub(super) fn check(checker: &mut Checker) {
             read_texts.push(text);
         }
     }
-    if checker.enabled(&UNREFERENCED_RESOURCE) {
+    if checker.enabled(Rule::UnreferencedResource) {
         unreferenced(checker, &read_texts);
     }
 }
@@ -149,7 +84,7 @@ fn nested(
     linked: &HashSet<&str>,
     resources: &HashSet<&str>,
 ) {
-    if !checker.enabled(&NESTED_REFERENCE) {
+    if !checker.enabled(Rule::NestedReference) {
         return;
     }
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
@@ -178,7 +113,7 @@ fn nested(
     };
     checker
         .report(
-            &NESTED_REFERENCE,
+            Rule::NestedReference,
             link.span.clone(),
             format!("`{path}` links on to `{first}`{more}, which SKILL.md does not link"),
         )
@@ -272,7 +207,7 @@ fn unreferenced(checker: &mut Checker, read_texts: &[String]) {
             )
         };
         checker
-            .report(&UNREFERENCED_RESOURCE, 0..0, message)
+            .report(Rule::UnreferencedResource, 0..0, message)
             .help("link it from SKILL.md where an agent needs it, or delete it");
     }
 }
@@ -355,15 +290,15 @@ mod tests {
     use super::super::Target;
     use super::super::testing::*;
 
-    fn check(code: &str, body: &str, files: &[(&str, &str)]) -> Vec<crate::diagnostic::Diagnostic> {
+    fn check(rule: Rule, body: &str, files: &[(&str, &str)]) -> Vec<crate::diagnostic::Diagnostic> {
         let (_tmp, skill) = skill_with_files("my-skill", &skill_md("", body), files);
-        findings_of(code, &skill, Target::All)
+        findings_of(rule, &skill, Target::All)
     }
 
     #[test]
     fn broken_links() {
         let found = check(
-            "HS403",
+            Rule::BrokenLink,
             "See [a](references/a.md) and ![i](assets/missing.png).\n",
             &[("references/a.md", "A")],
         );
@@ -371,7 +306,7 @@ mod tests {
         assert!(found[0].message.contains("assets/missing.png"));
         assert!(
             check(
-                "HS403",
+                Rule::BrokenLink,
                 "See [dir](references/) and [a](references/a%20b.md#top).\n",
                 &[("references/a b.md", "A")]
             )
@@ -382,10 +317,22 @@ mod tests {
     #[test]
     fn links_outside_the_skill() {
         assert_eq!(
-            check("HS404", "See [style](../shared/style.md).\n", &[]).len(),
+            check(
+                Rule::LinkOutsideSkill,
+                "See [style](../shared/style.md).\n",
+                &[]
+            )
+            .len(),
             1
         );
-        assert!(check("HS404", "See [site](https://example.com/a.md).\n", &[]).is_empty());
+        assert!(
+            check(
+                Rule::LinkOutsideSkill,
+                "See [site](https://example.com/a.md).\n",
+                &[]
+            )
+            .is_empty()
+        );
     }
 
     #[test]
@@ -394,7 +341,7 @@ mod tests {
             ("references/a.md", "Read [b](b.md) next.\n"),
             ("references/b.md", "B\n"),
         ];
-        let found = check("HS405", "See [a](references/a.md).\n", &files);
+        let found = check(Rule::NestedReference, "See [a](references/a.md).\n", &files);
         assert_eq!(found.len(), 1);
         assert!(
             found[0].message.contains("`references/b.md`"),
@@ -403,7 +350,7 @@ mod tests {
         );
         assert!(
             check(
-                "HS405",
+                Rule::NestedReference,
                 "See [a](references/a.md) and [b](references/b.md).\n",
                 &files
             )
@@ -422,7 +369,7 @@ mod tests {
         owned.push(("x.c".into(), ""));
         let files: Vec<(&str, &str)> = owned.iter().map(|(p, c)| (p.as_str(), *c)).collect();
         let body = "Read data/ files, then run `build.sh`; a.c and y.c are helpers.\n";
-        let found = check("HS406", body, &files);
+        let found = check(Rule::UnreferencedResource, body, &files);
         let messages: Vec<_> = found.iter().map(|d| d.message.as_str()).collect();
         // `a.c` and `x.c` are too short to count by name alone.
         assert_eq!(messages.len(), 2, "{messages:?}");
@@ -432,7 +379,7 @@ mod tests {
         );
         assert!(messages[1].contains("`x.c`"));
         let body = "Read data/, run scripts/a.c, scripts/build.sh and x.c.\n";
-        assert!(check("HS406", body, &files).is_empty());
+        assert!(check(Rule::UnreferencedResource, body, &files).is_empty());
     }
 
     #[test]
@@ -444,14 +391,18 @@ mod tests {
             ("notes.txt", ""),
             ("LICENSE.txt", ""),
         ];
-        let found = check("HS406", "Run `scripts/run.py`.\n", &files);
+        let found = check(
+            Rule::UnreferencedResource,
+            "Run `scripts/run.py`.\n",
+            &files,
+        );
         let messages: Vec<_> = found.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(found.len(), 2, "{messages:?}");
         assert!(messages[0].contains("`assets/` holds 2 files"));
         assert!(messages[1].contains("`notes.txt`"));
         assert!(
             check(
-                "HS406",
+                Rule::UnreferencedResource,
                 "Use the files in `assets/`, `notes.txt` and run.py.\n",
                 &files
             )

@@ -71,7 +71,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::catalog;
-use crate::diagnostic::{Diagnostic, Edit, Fix, Severity};
+use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::folder::ResourceDetail;
 use crate::library::{Filters, Library, LibraryError};
 use crate::skill::Skill;
@@ -87,7 +87,10 @@ mod library;
 mod links;
 mod name;
 mod portability;
+mod registry;
 mod yaml_text;
+
+pub use registry::{FixAvailability, FixSafety, Origin, Rule};
 
 #[cfg(test)]
 mod testing;
@@ -170,94 +173,6 @@ pub(crate) const SPEC_AND_API: Targets = &[Target::Agentskills, Target::ClaudeAp
 /// The consumers that require `name` and `description` (Claude Code fills both in).
 pub(crate) const REQUIRING: Targets = &[Target::Agentskills, Target::ClaudeApi, Target::Copilot];
 
-/// What a rule is, for `hone rule`, SARIF and the app.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RuleInfo {
-    /// Stable code, e.g. `HS101`.
-    pub code: &'static str,
-    /// Stable kebab-case name, e.g. `name-format`.
-    pub name: &'static str,
-    pub severity: Severity,
-    /// One line: what the rule finds.
-    pub summary: &'static str,
-    /// Markdown: why it matters, examples, and where peers disagree.
-    pub doc: &'static str,
-    pub targets: Targets,
-    /// Whether findings can carry a safe [`Fix`].
-    pub fixable: bool,
-}
-
-impl RuleInfo {
-    /// Whether the rule runs for `target`.
-    pub fn applies_to(&self, target: Target) -> bool {
-        target == Target::All || self.targets.contains(&target)
-    }
-}
-
-/// Every rule, in code order.
-pub fn all_rules() -> &'static [&'static RuleInfo] {
-    REGISTRY
-}
-
-/// The rule with this code (case-insensitive) or name.
-pub fn find_rule(code_or_name: &str) -> Option<&'static RuleInfo> {
-    REGISTRY
-        .iter()
-        .copied()
-        .find(|r| r.code.eq_ignore_ascii_case(code_or_name) || r.name == code_or_name)
-}
-
-static REGISTRY: &[&RuleInfo] = &[
-    &frontmatter::FRONTMATTER_MISSING,
-    &frontmatter::FRONTMATTER_UNCLOSED,
-    &frontmatter::INVALID_YAML,
-    &frontmatter::FRONTMATTER_NOT_MAPPING,
-    &frontmatter::INVALID_UTF8,
-    &portability::BYTE_ORDER_MARK,
-    &portability::DUPLICATE_KEY,
-    &portability::FLOW_COLLECTION,
-    &portability::DASHES_IN_FRONTMATTER,
-    &portability::CRLF_LINE_ENDINGS,
-    &portability::COMMENT_TRUNCATES_VALUE,
-    &portability::BLOCK_SCALAR,
-    &portability::YAML_TAG,
-    &portability::UNQUOTED_COLON,
-    &name::NAME_MISSING,
-    &name::NAME_TOO_LONG,
-    &name::NAME_FORMAT,
-    &name::NAME_DIRECTORY_MISMATCH,
-    &name::NAME_RESERVED_WORD,
-    &name::ANGLE_BRACKETS,
-    &name::RESERVED_FOLDER,
-    &name::COPILOT_NAME,
-    &description::DESCRIPTION_MISSING,
-    &description::DESCRIPTION_EMPTY,
-    &description::DESCRIPTION_TOO_LONG,
-    &description::LISTING_TRUNCATED,
-    &description::NO_TRIGGER,
-    &description::GENERIC_TRIGGER,
-    &description::DESCRIPTION_FROM_BODY,
-    &fields::FIELD_TYPE,
-    &fields::COMPATIBILITY_TOO_LONG,
-    &fields::METADATA_NOT_STRINGS,
-    &fields::ALLOWED_TOOLS_FORM,
-    &fields::ALLOWED_TOOLS_COMMAS,
-    &fields::UNKNOWN_KEY,
-    &fields::API_UNSUPPORTED_KEY,
-    &fields::YAML11_BOOLEAN,
-    &fields::BOOLEAN_AS_STRING,
-    &fields::KEY_SPELLING,
-    &fields::FIELD_VALUE,
-    &body::BODY_TOO_LONG,
-    &body::BODY_TOO_MANY_TOKENS,
-    &links::BROKEN_LINK,
-    &links::LINK_OUTSIDE_SKILL,
-    &links::NESTED_REFERENCE,
-    &links::UNREFERENCED_RESOURCE,
-    &body::SPECIAL_TOKEN,
-    &library::DUPLICATE_NAME,
-];
-
 /// The findings of the rules about the frontmatter (`HS0xx`–`HS3xx`) for one
 /// skill: those whose verdict differs between clients. The body and file
 /// rules (`HS4xx`) are advice to every client (see [`compat::effect`]), so
@@ -313,6 +228,7 @@ fn run_rules(
         links::check(&mut checker);
     }
     let mut out = checker.out;
+    debug_assert_fixes_declared(&out);
     sort(&mut out);
     out
 }
@@ -370,6 +286,28 @@ pub fn check_skill_in(skill: &Skill, library: &Library, target: Target) -> Vec<D
     out
 }
 
+/// Checks, in debug builds (and so in every test), that each finding's fix
+/// agrees with its rule's declared [`FixAvailability`].
+fn debug_assert_fixes_declared(diagnostics: &[Diagnostic]) {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    for d in diagnostics {
+        let rule = Rule::from_code(&d.code);
+        let declared = rule.map(Rule::fix);
+        match (declared, &d.fix) {
+            (Some(FixAvailability::None), Some(_)) => {
+                panic!("{} emitted a fix but declares none: {d:?}", d.code)
+            }
+            (Some(FixAvailability::Always(_)), None) => {
+                panic!("{} declares a fix always but emitted none: {d:?}", d.code)
+            }
+            (None, _) => panic!("{} is not in the registry: {d:?}", d.code),
+            _ => {}
+        }
+    }
+}
+
 fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| {
         (&a.path, a.span.start.offset, &a.code).cmp(&(&b.path, b.span.start.offset, &b.code))
@@ -388,7 +326,7 @@ pub(crate) struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    pub fn enabled(&self, rule: &RuleInfo) -> bool {
+    pub fn enabled(&self, rule: Rule) -> bool {
         rule.applies_to(self.target)
     }
 
@@ -413,7 +351,7 @@ impl<'a> Checker<'a> {
     /// rule is enabled; the returned handle adds help and a fix.
     pub fn report(
         &mut self,
-        rule: &'static RuleInfo,
+        rule: Rule,
         range: Range<usize>,
         message: impl Into<String>,
     ) -> Report<'_> {
@@ -429,14 +367,14 @@ impl<'a> Checker<'a> {
 /// Builds a diagnostic of `rule` about `skill`'s `SKILL.md`.
 pub(crate) fn diagnostic(
     skill: &Skill,
-    rule: &RuleInfo,
+    rule: Rule,
     range: Range<usize>,
     message: String,
 ) -> Diagnostic {
     Diagnostic {
-        code: rule.code.to_owned(),
-        rule: rule.name.to_owned(),
-        severity: rule.severity,
+        code: rule.code().to_owned(),
+        rule: rule.name().to_owned(),
+        severity: rule.severity(),
         message,
         path: skill.path.clone(),
         span: skill.lines.span(skill.text(), range),

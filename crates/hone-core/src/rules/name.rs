@@ -5,8 +5,7 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
 use super::yaml_text::find_ascii_ci;
-use super::{Checker, EVERY, REQUIRING, RuleInfo, SPEC_AND_API, Target, char_count};
-use crate::diagnostic::Severity;
+use super::{Checker, Rule, Target, char_count};
 use crate::document::FrontmatterBlock;
 use crate::fields;
 use crate::skill::Skill;
@@ -14,173 +13,6 @@ use crate::yaml::{Node, Value};
 
 /// The spec's limit on `name`, from the field table.
 pub const MAX_NAME_CHARS: usize = fields::NAME.max_chars.unwrap();
-
-pub static NAME_MISSING: RuleInfo = RuleInfo {
-    code: "HS101",
-    name: "name-missing",
-    severity: Severity::Error,
-    summary: "the frontmatter has no `name`",
-    doc: r#"The spec requires `name`, Anthropic's upload rejects a skill without it, and
-GitHub Copilot's docs list it as required ("Creating agent skills": **name**
-(required)). Claude Code falls back to the directory name (skills docs,
-"Frontmatter reference"), so the rule is not part of the `claude-code`
-target.
-
-```yaml
----
-description: Reads PDFs. Use when the user sends a PDF.   # HS101
----
-```
-
-The fix adds `name:` set to the directory name, when that name is valid."#,
-    targets: REQUIRING,
-    fixable: true,
-};
-
-pub static NAME_TOO_LONG: RuleInfo = RuleInfo {
-    code: "HS102",
-    name: "name-too-long",
-    severity: Severity::Error,
-    summary: "`name` is longer than 64 characters",
-    doc: r#"The spec, Claude Code and Anthropic's API all cap `name` at 64 characters.
-Shorten it (and rename the directory to match)."#,
-    targets: EVERY,
-    fixable: false,
-};
-
-pub static NAME_FORMAT: RuleInfo = RuleInfo {
-    code: "HS103",
-    name: "name-format",
-    severity: Severity::Error,
-    summary: "`name` is not lowercase `a-z`, `0-9` and single inner hyphens",
-    doc: r#"A name is 1–64 characters of lowercase ASCII letters, digits and hyphens, with
-no hyphen at the start or end and no two in a row: `pdf-tools`, not
-`PDF Tools`, `pdf_tools`, `-pdf` or `pdf--tools`.
-
-```yaml
-name: PDF_Tools   # HS103
-name: pdf-tools   # fixed
-```
-
-The fix lowercases the name and turns runs of other characters into one
-hyphen.
-
-**skills-ref differs:** it accepts any Unicode letter or digit (`café`,
-`数据`), after NFKC normalisation, because Python's `str.isalnum()` does
-(skills-ref `validator.py`; tests `test_i18n_chinese_name`,
-`test_nfkc_normalization`). The spec's text says "unicode lowercase
-alphanumeric characters (`a-z`, `0-9`)", which its examples and Anthropic's
-upload read as ASCII. Hone follows the ASCII reading and, for a name with
-other letters, says which client accepts it. A character that does not show
-on its own (a combining accent, an invisible format character) is named by
-its code point, `U+0301`, not quoted. GitHub Copilot's docs ask for the same
-form ("lowercase, using hyphens for spaces"); what its CLI actually refuses
-is HS108."#,
-    targets: EVERY,
-    fixable: true,
-};
-
-pub static NAME_DIRECTORY_MISMATCH: RuleInfo = RuleInfo {
-    code: "HS104",
-    name: "name-directory-mismatch",
-    severity: Severity::Error,
-    summary: "`name` differs from the skill's directory name",
-    doc: r#"The spec requires `name` to equal the name of the folder holding
-`SKILL.md`; tools that install skills by folder and agents that look them up
-by name then agree. Claude Code uses the name without this check, so the rule
-is not part of the `claude-code` target, and GitHub Copilot's docs only say
-the name "typically" matches the folder.
-
-Two spellings of one text (`café` as `e` + U+0301 or as `é`, U+00E9) look
-alike: macOS stores folder names decomposed, editors write names composed.
-skills-ref compares both after NFKC normalisation (`test_nfkc_normalization`),
-so for `agentskills` (and `all`) such a pair matches; Anthropic's upload
-compares them as written, so for `claude-api` it is reported, with the code
-points of both, since on screen the message would read "`café` but the
-directory is `café`".
-
-```text
-skills/pdf-tools/SKILL.md   with   name: pdf        # HS104
-```
-
-The fix sets `name` to the directory name when that is a valid name;
-otherwise rename the directory."#,
-    targets: SPEC_AND_API,
-    fixable: true,
-};
-
-pub static NAME_RESERVED_WORD: RuleInfo = RuleInfo {
-    code: "HS105",
-    name: "name-reserved-word",
-    severity: Severity::Error,
-    summary: "`name` contains the reserved word `anthropic` or `claude`",
-    doc: r#"Anthropic's upload and Skills API reject skill names containing `anthropic`
-or `claude`. Other agents accept them. Only for `claude-api`.
-
-```yaml
-name: claude-pdf-helper   # HS105
-name: pdf-helper          # fine
-```"#,
-    targets: &[Target::ClaudeApi],
-    fixable: false,
-};
-
-pub static RESERVED_FOLDER: RuleInfo = RuleInfo {
-    code: "HS107",
-    name: "reserved-folder-name",
-    severity: Severity::Warning,
-    summary: "the skill's folder is named `synced` or `anthropic-skills`, which Claude Code reserves",
-    doc: r#"Claude Code keeps the skills it syncs from claude.ai under a folder of its
-own and lists them as `anthropic-skills:<name>`; the folder names `synced` and
-`anthropic-skills` are reserved for that (CHANGELOG 2.1.211 "Hardened synced
-skill/plugin directory naming", 2.1.228 "Hardened skills synced from
-claude.ai"). A skill of your own in such a folder is taken for a synced one or
-hidden by it. Rename the folder (and `name`). Only for `claude-code`.
-
-Sources: the Claude Code skills docs and CHANGELOG as summarised in the
-team's notes; the docs page itself was not available to verify the exact
-wording of the reservation."#,
-    targets: &[Target::ClaudeCode],
-    fixable: false,
-};
-
-pub static COPILOT_NAME: RuleInfo = RuleInfo {
-    code: "HS108",
-    name: "copilot-name-characters",
-    severity: Severity::Error,
-    summary: "`name` has a character GitHub Copilot CLI refuses (only letters, digits, `-`, `_`, `.` and spaces)",
-    doc: r#"GitHub Copilot CLI refuses to load a skill whose name has any other character:
-"Skill name must contain only letters, numbers, hyphens, underscores, dots,
-and spaces" (github/copilot-cli #1766, kenn-io/roborev #493). So a
-plugin-style `tools:deploy` or a `/` fails there while Claude Code loads it.
-Copilot's docs ask for more ("lowercase, using hyphens for spaces", see
-HS103); this rule is what the CLI enforces. Letters are taken as ASCII
-letters, as the message reads. Only for `copilot`.
-
-**The issue said Copilot allows `:`; its CLI's own message and #1766 (a
-request to *add* `plugin:skill` namespacing) say it does not, so `:` is
-reported.**"#,
-    targets: &[Target::Copilot],
-    fixable: false,
-};
-
-pub static ANGLE_BRACKETS: RuleInfo = RuleInfo {
-    code: "HS106",
-    name: "angle-brackets",
-    severity: Severity::Error,
-    summary: "`<` or `>` (XML tags) in `name` or `description`",
-    doc: r#"Anthropic's upload and Skills API reject XML tags in `name` and
-`description`; the metadata is placed inside a structured prompt, where a
-tag could break out of it. Any `<` or `>` is reported. Write "less than",
-"at least" or plain words instead. Only for `claude-api`.
-
-```yaml
-description: Wraps output in <result> tags.      # HS106
-description: Wraps output in result tags.        # fine
-```"#,
-    targets: &[Target::ClaudeApi],
-    fixable: false,
-};
 
 /// Whether `name` is a valid skill name.
 pub fn is_valid_name(name: &str) -> bool {
@@ -224,20 +56,20 @@ pub(super) fn check(checker: &mut Checker) {
     if chars > MAX_NAME_CHARS {
         checker
             .report(
-                &NAME_TOO_LONG,
+                Rule::NameTooLong,
                 value.span.clone(),
                 format!("`name` has {chars} characters; the limit is {MAX_NAME_CHARS}"),
             )
             .help("shorten the name, and rename the directory to match");
     }
-    if checker.enabled(&COPILOT_NAME)
+    if checker.enabled(Rule::CopilotName)
         && let Some(c) = name
             .chars()
             .find(|&c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ' ')))
     {
         checker
             .report(
-                &COPILOT_NAME,
+                Rule::CopilotName,
                 value.span.clone(),
                 format!(
                     "`name` contains {}, which GitHub Copilot CLI refuses",
@@ -250,7 +82,7 @@ pub(super) fn check(checker: &mut Checker) {
         let fixed = slug(name);
         let report = checker
             .report(
-                &NAME_FORMAT,
+                Rule::NameFormat,
                 value.span.clone(),
                 format!("`name` {problem}"),
             )
@@ -271,7 +103,7 @@ pub(super) fn check(checker: &mut Checker) {
             format!("`name` is `{name}` but the directory is `{dir_name}`")
         };
         let report = checker
-            .report(&NAME_DIRECTORY_MISMATCH, value.span.clone(), message)
+            .report(Rule::NameDirectoryMismatch, value.span.clone(), message)
             .help(format!(
                 "set `name: {dir_name}` or rename the directory to `{name}`"
             ));
@@ -283,12 +115,12 @@ pub(super) fn check(checker: &mut Checker) {
             );
         }
     }
-    if checker.enabled(&NAME_RESERVED_WORD) {
+    if checker.enabled(Rule::NameReservedWord) {
         for word in ["anthropic", "claude"] {
             if let Some(range) = find_ascii_ci(name, word) {
                 let range = located(checker.text(), value, range);
                 checker
-                    .report(&NAME_RESERVED_WORD, range, format!("`name` contains the reserved word `{word}`"))
+                    .report(Rule::NameReservedWord, range, format!("`name` contains the reserved word `{word}`"))
                     .help("Anthropic's API rejects names containing `anthropic` or `claude`; choose another name");
                 break;
             }
@@ -353,7 +185,7 @@ const RESERVED_FOLDERS: &[&str] = &["synced", "anthropic-skills"];
 
 /// `HS107`: a skill folder with a name Claude Code keeps for itself.
 fn reserved_folder(checker: &mut Checker, dir_name: &str) {
-    if !checker.enabled(&RESERVED_FOLDER) || !RESERVED_FOLDERS.contains(&dir_name) {
+    if !checker.enabled(Rule::ReservedFolder) || !RESERVED_FOLDERS.contains(&dir_name) {
         return;
     }
     let range = checker
@@ -361,7 +193,7 @@ fn reserved_folder(checker: &mut Checker, dir_name: &str) {
         .map_or(0..0, |(_, value)| value.span.clone());
     checker
         .report(
-            &RESERVED_FOLDER,
+            Rule::ReservedFolder,
             range,
             format!("the folder name `{dir_name}` is reserved by Claude Code for skills synced from claude.ai"),
         )
@@ -391,7 +223,7 @@ fn missing(checker: &mut Checker, dir_name: &str, dir_usable: bool) {
         "\n"
     };
     let report = checker
-        .report(&NAME_MISSING, range, "the frontmatter has no `name`")
+        .report(Rule::NameMissing, range, "the frontmatter has no `name`")
         .help("add `name:` with the directory's name");
     if dir_usable {
         report.fix(
@@ -446,7 +278,7 @@ fn located(text: &str, node: &Node, range: std::ops::Range<usize>) -> std::ops::
 }
 
 fn angle_brackets(checker: &mut Checker, key: &str, node: &Node) {
-    if !checker.enabled(&ANGLE_BRACKETS) {
+    if !checker.enabled(Rule::AngleBrackets) {
         return;
     }
     let Some(value) = node.as_str() else { return };
@@ -462,7 +294,11 @@ fn angle_brackets(checker: &mut Checker, key: &str, node: &Node) {
     };
     let range = located(checker.text(), node, at..at + 1);
     checker
-        .report(&ANGLE_BRACKETS, range, format!("`{key}` contains {what}"))
+        .report(
+            Rule::AngleBrackets,
+            range,
+            format!("`{key}` contains {what}"),
+        )
         .help("Anthropic's API rejects `<` and `>` in name and description; use words instead");
 }
 
@@ -480,36 +316,36 @@ mod tests {
     #[test]
     fn missing_name_is_added() {
         let text = "---\ndescription: Formats reports. Use when asked.\n---\n";
-        assert!(fixed("HS101", text).starts_with("---\nname: my-skill\ndescription"));
-        quiet("HS101", &skill_md("", ""));
-        assert!(findings_for("HS101", text, Target::ClaudeCode).is_empty());
+        assert!(fixed(Rule::NameMissing, text).starts_with("---\nname: my-skill\ndescription"));
+        quiet(Rule::NameMissing, &skill_md("", ""));
+        assert!(findings_for(Rule::NameMissing, text, Target::ClaudeCode).is_empty());
     }
 
     #[test]
     fn long_names() {
-        fires("HS102", &with_name(&"a".repeat(65)));
-        quiet("HS102", &with_name(&"a".repeat(64)));
+        fires(Rule::NameTooLong, &with_name(&"a".repeat(65)));
+        quiet(Rule::NameTooLong, &with_name(&"a".repeat(64)));
     }
 
     #[test]
     fn name_format_and_its_fix() {
         let text = with_name("My_Skill");
-        let d = fires("HS103", &text);
+        let d = fires(Rule::NameFormat, &text);
         assert_eq!(spanned(&text, &d), "My_Skill");
-        assert!(fixed("HS103", &text).contains("name: my-skill\n"));
+        assert!(fixed(Rule::NameFormat, &text).contains("name: my-skill\n"));
         for bad in ["-a", "a-", "a--b", "café", "\"\"", "a b"] {
-            fires("HS103", &with_name(bad));
+            fires(Rule::NameFormat, &with_name(bad));
         }
-        quiet("HS103", &with_name("my-skill"));
-        quiet("HS103", &with_name("pdf2docx"));
+        quiet(Rule::NameFormat, &with_name("my-skill"));
+        quiet(Rule::NameFormat, &with_name("pdf2docx"));
     }
 
     #[test]
     fn name_must_match_the_directory() {
         let text = with_name("other");
-        assert!(fixed("HS104", &text).contains("name: my-skill\n"));
-        quiet("HS104", &with_name("my-skill"));
-        assert!(findings_for("HS104", &text, Target::ClaudeCode).is_empty());
+        assert!(fixed(Rule::NameDirectoryMismatch, &text).contains("name: my-skill\n"));
+        quiet(Rule::NameDirectoryMismatch, &with_name("my-skill"));
+        assert!(findings_for(Rule::NameDirectoryMismatch, &text, Target::ClaudeCode).is_empty());
     }
 
     /// skills-ref `test_nfkc_normalization` (agentskills/agentskills,
@@ -520,8 +356,8 @@ mod tests {
         let decomposed = "cafe\u{301}";
         let text = with_name(decomposed);
         let (_tmp, skill) = skill_with_files("caf\u{e9}", &text, &[]);
-        assert!(findings_of("HS104", &skill, Target::Agentskills).is_empty());
-        let api = findings_of("HS104", &skill, Target::ClaudeApi);
+        assert!(findings_of(Rule::NameDirectoryMismatch, &skill, Target::Agentskills).is_empty());
+        let api = findings_of(Rule::NameDirectoryMismatch, &skill, Target::ClaudeApi);
         assert_eq!(api.len(), 1);
         assert!(
             api[0].message.contains("U+0065 U+0301"),
@@ -535,10 +371,10 @@ mod tests {
     /// A bare combining mark is named by its code point, not quoted.
     #[test]
     fn name_format_names_invisible_characters_by_code_point() {
-        let d = fires("HS103", &with_name("cafe\u{301}"));
+        let d = fires(Rule::NameFormat, &with_name("cafe\u{301}"));
         assert!(d.message.contains("U+0301"), "{}", d.message);
         assert!(!d.message.contains("`\u{301}`"), "{}", d.message);
-        let d = fires("HS103", &with_name("caf\u{e9}"));
+        let d = fires(Rule::NameFormat, &with_name("caf\u{e9}"));
         assert!(d.message.contains("skills-ref accepts"), "{}", d.message);
     }
 
@@ -548,21 +384,24 @@ mod tests {
     fn copilot_refuses_colons_and_slashes() {
         for bad in ["tools:deploy", "a/b"] {
             assert_eq!(
-                findings_for("HS108", &with_name(bad), Target::Copilot).len(),
+                findings_for(Rule::CopilotName, &with_name(bad), Target::Copilot).len(),
                 1
             );
         }
         for fine in ["My Skill", "my_skill.v2", "my-skill"] {
-            assert!(findings_for("HS108", &with_name(fine), Target::Copilot).is_empty());
+            assert!(findings_for(Rule::CopilotName, &with_name(fine), Target::Copilot).is_empty());
         }
-        assert!(findings_for("HS108", &with_name("a:b"), Target::ClaudeCode).is_empty());
+        assert!(findings_for(Rule::CopilotName, &with_name("a:b"), Target::ClaudeCode).is_empty());
     }
 
     /// Copilot's docs: **name** (required).
     #[test]
     fn copilot_requires_a_name() {
         let text = "---\ndescription: Formats reports. Use when asked.\n---\n";
-        assert_eq!(findings_for("HS101", text, Target::Copilot).len(), 1);
+        assert_eq!(
+            findings_for(Rule::NameMissing, text, Target::Copilot).len(),
+            1
+        );
     }
 
     /// Claude Code reserves `synced` and `anthropic-skills` for skills synced
@@ -570,27 +409,30 @@ mod tests {
     #[test]
     fn reserved_folder_names_for_claude_code() {
         let (_tmp, skill) = skill_with_files("synced", &with_name("synced"), &[]);
-        assert_eq!(findings_of("HS107", &skill, Target::ClaudeCode).len(), 1);
-        assert!(findings_of("HS107", &skill, Target::Agentskills).is_empty());
+        assert_eq!(
+            findings_of(Rule::ReservedFolder, &skill, Target::ClaudeCode).len(),
+            1
+        );
+        assert!(findings_of(Rule::ReservedFolder, &skill, Target::Agentskills).is_empty());
         let (_tmp, skill) = skill_with_files("my-skill", &with_name("my-skill"), &[]);
-        assert!(findings_of("HS107", &skill, Target::ClaudeCode).is_empty());
+        assert!(findings_of(Rule::ReservedFolder, &skill, Target::ClaudeCode).is_empty());
     }
 
     #[test]
     fn reserved_words_only_for_the_api() {
         let text = with_name("claude-helper");
-        let d = fires("HS105", &text);
+        let d = fires(Rule::NameReservedWord, &text);
         assert_eq!(spanned(&text, &d), "claude");
-        assert!(findings_for("HS105", &text, Target::Agentskills).is_empty());
-        quiet("HS105", &with_name("my-skill"));
+        assert!(findings_for(Rule::NameReservedWord, &text, Target::Agentskills).is_empty());
+        quiet(Rule::NameReservedWord, &with_name("my-skill"));
     }
 
     #[test]
     fn angle_brackets_for_the_api() {
         let text = skill_md("", "").replace("Formats reports.", "Wraps <result> tags.");
-        let d = fires("HS106", &text);
+        let d = fires(Rule::AngleBrackets, &text);
         assert_eq!(spanned(&text, &d), "<");
         assert!(d.message.contains("XML tag"));
-        quiet("HS106", &skill_md("", "<b>body</b>"));
+        quiet(Rule::AngleBrackets, &skill_md("", "<b>body</b>"));
     }
 }

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+pub use super::Rule;
 use super::{Target, check_skill};
 use crate::diagnostic::Diagnostic;
 use crate::skill::Skill;
@@ -26,44 +27,44 @@ pub fn skill_with_files(
     (tmp, skill)
 }
 
-/// The findings of rule `code` for `text` as the skill `my-skill`, with `target`.
-pub fn findings_for(code: &str, text: &str, target: Target) -> Vec<Diagnostic> {
+/// The findings of `rule` for `text` as the skill `my-skill`, with `target`.
+pub fn findings_for(rule: Rule, text: &str, target: Target) -> Vec<Diagnostic> {
     let skill = Skill::from_document(
         Path::new("/lib/my-skill"),
         crate::document::SkillDocument::parse(text.to_owned()),
     );
-    findings_of(code, &skill, target)
+    findings_of(rule, &skill, target)
 }
 
-pub fn findings_of(code: &str, skill: &Skill, target: Target) -> Vec<Diagnostic> {
+pub fn findings_of(rule: Rule, skill: &Skill, target: Target) -> Vec<Diagnostic> {
     check_skill(skill, target)
         .into_iter()
-        .filter(|d| d.code == code)
+        .filter(|d| d.code == rule.code())
         .collect()
 }
 
-/// The findings of rule `code` with every rule enabled.
-pub fn findings(code: &str, text: &str) -> Vec<Diagnostic> {
-    findings_for(code, text, Target::All)
+/// The findings of `rule` with every rule enabled.
+pub fn findings(rule: Rule, text: &str) -> Vec<Diagnostic> {
+    findings_for(rule, text, Target::All)
 }
 
-/// Asserts that rule `code` fires exactly once on `text` and returns the finding.
-pub fn fires(code: &str, text: &str) -> Diagnostic {
-    let mut found = findings(code, text);
+/// Asserts that `rule` fires exactly once on `text` and returns the finding.
+pub fn fires(rule: Rule, text: &str) -> Diagnostic {
+    let mut found = findings(rule, text);
     assert_eq!(
         found.len(),
         1,
-        "{code} should fire once on {text:?}: {found:#?}"
+        "{rule} should fire once on {text:?}: {found:#?}"
     );
     found.remove(0)
 }
 
-/// Asserts that rule `code` does not fire on `text`.
-pub fn quiet(code: &str, text: &str) {
-    let found = findings(code, text);
+/// Asserts that `rule` does not fire on `text`.
+pub fn quiet(rule: Rule, text: &str) {
+    let found = findings(rule, text);
     assert!(
         found.is_empty(),
-        "{code} should not fire on {text:?}: {found:#?}"
+        "{rule} should not fire on {text:?}: {found:#?}"
     );
 }
 
@@ -73,13 +74,13 @@ pub fn spanned<'t>(text: &'t str, d: &Diagnostic) -> &'t str {
 }
 
 /// Applies the finding's fix and asserts the rule no longer fires.
-pub fn fixed(code: &str, text: &str) -> String {
-    let d = fires(code, text);
+pub fn fixed(rule: Rule, text: &str) -> String {
+    let d = fires(rule, text);
     let fix = d
         .fix
-        .unwrap_or_else(|| panic!("{code} should offer a fix on {text:?}"));
+        .unwrap_or_else(|| panic!("{rule} should offer a fix on {text:?}"));
     let out = fix.apply(text).expect("the fix applies");
-    quiet(code, &out);
+    quiet(rule, &out);
     out
 }
 
