@@ -33,6 +33,7 @@ as `<dir>:<name>` so both stay available"; skills docs:
 };
 
 pub(super) fn check(library: &Library, target: Target, out: &mut Vec<Diagnostic>) {
+    super::collision::check(library, target, out);
     if !DUPLICATE_NAME.applies_to(target) {
         return;
     }
@@ -102,6 +103,7 @@ pub(super) fn check_one(
     target: Target,
     out: &mut Vec<Diagnostic>,
 ) {
+    super::collision::check_one(skill, library, target, out);
     if !DUPLICATE_NAME.applies_to(target) {
         return;
     }

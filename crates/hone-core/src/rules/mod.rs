@@ -79,6 +79,7 @@ use crate::tokens::memo::LimitMemo;
 use crate::yaml::Node;
 
 mod body;
+pub mod collision;
 pub mod compat;
 mod description;
 mod fields;
@@ -256,6 +257,7 @@ static REGISTRY: &[&RuleInfo] = &[
     &links::UNREFERENCED_RESOURCE,
     &body::SPECIAL_TOKEN,
     &library::DUPLICATE_NAME,
+    &collision::ROUTING_COLLISION,
 ];
 
 /// The findings of the rules about the frontmatter (`HS0xx`–`HS3xx`) for one
