@@ -32,4 +32,8 @@ pub const COMMANDS: &[&str] = &[
     "export_pack",
     "plan_import",
     "import_pack",
+    "why_lost",
+    "library_map",
+    "suggest_edits",
+    "calibrate_threshold",
 ];

@@ -8,6 +8,7 @@
 //! worker threads, never on the thread that drives the window.
 
 mod commands;
+mod diagnose;
 mod engine;
 mod packs;
 mod panel;
@@ -76,6 +77,10 @@ pub fn run() {
             packs::export_pack,
             packs::plan_import,
             packs::import_pack,
+            diagnose::why_lost,
+            diagnose::library_map,
+            diagnose::suggest_edits,
+            diagnose::calibrate_threshold,
         ])
         .run(tauri::generate_context!())
         .expect("the Hone window failed to start");

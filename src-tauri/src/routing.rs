@@ -17,6 +17,7 @@ use std::time::Instant;
 
 use hone_core::embed::EmbedProgress;
 use hone_core::eval::{self, Comparison, Identities, Report, RunOptions, Suite};
+use hone_core::library_settings;
 use hone_core::rank::highlight::field_highlights;
 use hone_core::rank::{self, Ranker, RankerKind, RoutingDoc};
 
@@ -176,7 +177,7 @@ impl Routing {
             }
             None => None,
         };
-        let threshold = live.ranker.default_threshold();
+        let threshold = selection_threshold(session, kind, None, live.ranker.as_ref())?;
         let docs: HashMap<&str, &RoutingDoc> = self
             .disk
             .iter()
@@ -201,6 +202,28 @@ impl Routing {
         })
     }
 
+    /// Runs `work` on the ranker of `kind` with `edited` in place, given the
+    /// documents the ranker indexes (the edit included).
+    pub fn with_ranker<T>(
+        &mut self,
+        session: &Arc<Session>,
+        kind: RankerKind,
+        edited: Option<&RoutingDoc>,
+        work: impl FnOnce(&mut dyn Ranker, &[RoutingDoc]) -> T,
+    ) -> Result<T, String> {
+        self.prepare(session, kind, edited)?;
+        let live = self.rankers.get_mut(&kind).expect("prepared");
+        let mut docs: Vec<RoutingDoc> = self
+            .disk
+            .values()
+            .filter(|d| live.overlay.as_ref().is_none_or(|o| o.key != d.key))
+            .chain(live.overlay.as_ref())
+            .cloned()
+            .collect();
+        docs.sort_by(|a, b| a.key.cmp(&b.key));
+        Ok(work(live.ranker.as_mut(), &docs))
+    }
+
     /// Runs `suite` (resolved against the library) with the edits in place
     /// and compares it with the previous run of the same suite and ranker.
     pub fn run_eval(
@@ -218,7 +241,7 @@ impl Routing {
         self.prepare(session, kind, open)?;
         let live = &self.rankers[&kind];
         let options = RunOptions {
-            threshold: threshold.unwrap_or_else(|| live.ranker.default_threshold()),
+            threshold: selection_threshold(session, kind, threshold, live.ranker.as_ref())?,
             library: session
                 .project_root()
                 .map(crate::session::display)
@@ -232,6 +255,22 @@ impl Routing {
             .map(|old| Comparison::new(old, &report));
         self.last_runs.insert(key, report.clone());
         Ok((report, comparison))
+    }
+}
+
+/// The threshold the library selects with: `explicit`, else the one
+/// calibrated for it (`hone eval --calibrate`), else the ranker's.
+pub fn selection_threshold(
+    session: &Session,
+    kind: RankerKind,
+    explicit: Option<f32>,
+    ranker: &dyn Ranker,
+) -> Result<f32, String> {
+    let default = ranker.default_threshold();
+    match session.project_root() {
+        Some(root) => library_settings::selection_threshold(root, kind, explicit, default)
+            .map_err(|e| e.to_string()),
+        None => Ok(explicit.unwrap_or(default)),
     }
 }
 
