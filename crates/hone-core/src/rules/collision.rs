@@ -27,6 +27,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::{EVERY, RuleInfo, Target, diagnostic};
@@ -57,13 +58,15 @@ description: Extracts the text and tables of PDF files. Use when asked
 ```
 
 Reported at the `description` of *both* skills, each naming the other and
-the distinctive words they share. Closeness is the cosine of the two
+the distinctive words they share. Two skills with the same name are HS501's
+to report, not this rule's. Closeness is the cosine of the two
 routing texts' term sets, each term weighted by how few skills of the
 library use it (so `pdf` counts in a library with one PDF skill and little
 in a library of PDF tools); a pair is reported from 0.5 with at least three
-shared distinctive terms. Where an embedding model is available (the app,
-`hone search`), a pair whose routing texts' embeddings have a cosine of at
-least 0.9 is reported too.
+shared distinctive terms. The rule reads the terms only, so that `hone
+check` gives the same verdict on every machine, model or not; the app's map
+of the library, which has the embeddings, also links pairs sharing a term
+whose routing texts' embeddings have a cosine of at least 0.9.
 
 Fix it by making each description say what only it does and when *not* to
 use it ("for filling forms use pdf-forms"), or by merging the two skills.
@@ -118,7 +121,7 @@ pub struct CollisionIndex {
     /// By slot; an empty `key` is a removed skill.
     docs: Vec<Terms>,
     slots: HashMap<String, usize>,
-    term_ids: HashMap<String, u32>,
+    term_ids: FxHashMap<String, u32>,
     /// Per term id, the slots holding it.
     postings: Vec<Vec<u32>>,
     /// Slots of removed skills, reused by the next new one (an editor adds
@@ -139,7 +142,7 @@ impl CollisionIndex {
             analyzer,
             docs: Vec::with_capacity(docs.len()),
             slots: HashMap::with_capacity(docs.len()),
-            term_ids: HashMap::new(),
+            term_ids: FxHashMap::default(),
             postings: Vec::new(),
             free: Vec::new(),
             live: 0,
@@ -245,7 +248,7 @@ impl CollisionIndex {
         let idfs: Vec<f32> = (0..self.postings.len() as u32)
             .map(|id| self.idf(id))
             .collect();
-        let mut shared: HashMap<(u32, u32), (f32, u32)> = HashMap::new();
+        let mut shared: FxHashMap<(u32, u32), (f32, u32)> = FxHashMap::default();
         for (id, slots) in self.postings.iter().enumerate() {
             if slots.len() < 2 || slots.len() > cap {
                 continue;
@@ -283,7 +286,7 @@ impl CollisionIndex {
             return Vec::new();
         };
         let cap = self.cap();
-        let mut shared: HashMap<u32, (f32, u32)> = HashMap::new();
+        let mut shared: FxHashMap<u32, (f32, u32)> = FxHashMap::default();
         for &id in &self.docs[slot].ids {
             let slots = &self.postings[id as usize];
             if slots.len() < 2 || slots.len() > cap {
@@ -402,6 +405,10 @@ pub(super) fn check(library: &Library, target: Target, out: &mut Vec<Diagnostic>
             &library.skills[collision.first],
             &library.skills[collision.second],
         );
+        // Two copies of one skill are HS501's to report.
+        if a.id == b.id {
+            continue;
+        }
         out.push(finding(a, b, &collision));
         out.push(finding(b, a, &collision));
     }
@@ -442,7 +449,7 @@ pub(super) fn check_one(
         } else {
             collision.first
         };
-        if let Some(other) = library.skills.get(other) {
+        if let Some(other) = library.skills.get(other).filter(|o| o.id != skill.id) {
             out.push(finding(skill, other, &collision));
         }
     }
@@ -567,6 +574,21 @@ mod tests {
         }
         // pdf-forms shares `PDF` and `use` words with both, but is a different job.
         assert!(found.iter().all(|d| !d.message.contains("pdf-forms")));
+    }
+
+    #[test]
+    fn copies_of_one_skill_are_left_to_hs501() {
+        let tmp = tempfile::tempdir().unwrap();
+        for root in ["a", "b"] {
+            let dir = tmp.path().join(root).join("pdf-tools");
+            std::fs::create_dir_all(&dir).unwrap();
+            let text = format!("---\nname: pdf-tools\ndescription: {}\n---\n", SKILLS[0].1);
+            std::fs::write(dir.join("SKILL.md"), text).unwrap();
+        }
+        let lib = Library::open(&[PathBuf::from(tmp.path())], &Filters::default()).unwrap();
+        let found = check_library(&lib, Target::All);
+        assert!(found.iter().any(|d| d.code == "HS501"));
+        assert!(found.iter().all(|d| d.code != "HS502"), "{found:#?}");
     }
 
     #[test]
