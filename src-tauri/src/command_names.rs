@@ -36,4 +36,8 @@ pub const COMMANDS: &[&str] = &[
     "serve_start",
     "serve_stop",
     "serve_status",
+    "why_lost",
+    "library_map",
+    "suggest_edits",
+    "calibrate_threshold",
 ];

@@ -8,6 +8,7 @@
 //! worker threads, never on the thread that drives the window.
 
 mod commands;
+mod diagnose;
 mod editor;
 mod engine;
 mod events;
@@ -95,6 +96,10 @@ pub fn run() {
             serving::serve_start,
             serving::serve_stop,
             serving::serve_status,
+            diagnose::why_lost,
+            diagnose::library_map,
+            diagnose::suggest_edits,
+            diagnose::calibrate_threshold,
         ])
         .run(tauri::generate_context!())
         .expect("the Hone window failed to start");

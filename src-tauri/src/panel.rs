@@ -253,7 +253,7 @@ pub fn import_trigger_evals(
 }
 
 /// Builds the ranker of `kind` unless it exists, reporting embedding progress.
-fn ensure_ranker(app: &AppHandle, kind: RankerKind) -> CommandResult<()> {
+pub(crate) fn ensure_ranker(app: &AppHandle, kind: RankerKind) -> CommandResult<()> {
     let state = app.state::<AppState>();
     if lock(&state.ranking.routing).has(kind) {
         return Ok(());
@@ -275,7 +275,10 @@ fn ensure_ranker(app: &AppHandle, kind: RankerKind) -> CommandResult<()> {
 }
 
 /// The open skill's routing metadata as typed, for a skill of the library.
-fn edited_doc(session: &Session, open: Option<OpenText>) -> CommandResult<Option<RoutingDoc>> {
+pub(crate) fn edited_doc(
+    session: &Session,
+    open: Option<OpenText>,
+) -> CommandResult<Option<RoutingDoc>> {
     let Some(open) = open else { return Ok(None) };
     let path = session.confine(&open.path)?;
     if session.skill_at(&path).is_none() {

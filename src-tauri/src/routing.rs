@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use hone_core::embed::EmbedProgress;
 use hone_core::eval::{self, Comparison, Identities, Report, RunOptions, Suite};
+use hone_core::library_settings;
 use hone_core::rank::highlight::field_highlights;
 use hone_core::rank::live::{LiveRankers, position};
 use hone_core::rank::{self, Ranker, RankerKind, RoutingDoc};
@@ -79,7 +80,7 @@ impl Routing {
         let matches = ranker
             .rank(query, top.max(OPEN_RANK_DEPTH))
             .map_err(|e| e.to_string())?;
-        let threshold = ranker.default_threshold();
+        let threshold = selection_threshold(session, kind, None, ranker)?;
         let micros = started.elapsed().as_micros() as u64;
         let open_rank = open.map(|doc| {
             let now = position(&matches, &doc.key);
@@ -115,6 +116,21 @@ impl Routing {
         })
     }
 
+    /// Runs `work` on the ranker of `kind` with `edited` in place, given the
+    /// documents the ranker indexes (the edit included).
+    pub fn with_ranker<T>(
+        &mut self,
+        session: &Arc<Session>,
+        kind: RankerKind,
+        edited: Option<&RoutingDoc>,
+        work: impl FnOnce(&mut dyn Ranker, &[RoutingDoc]) -> T,
+    ) -> Result<T, String> {
+        self.sync(session);
+        self.live
+            .with_prepared(kind, edited, work)
+            .map_err(|e| e.to_string())
+    }
+
     /// Runs `suite` (resolved against the library) with the edits in place
     /// and compares it with the previous run of the same suite and ranker.
     pub fn run_eval(
@@ -132,7 +148,7 @@ impl Routing {
         self.sync(session);
         let ranker = self.live.prepare(kind, open).map_err(|e| e.to_string())?;
         let options = RunOptions {
-            threshold: threshold.unwrap_or_else(|| ranker.default_threshold()),
+            threshold: selection_threshold(session, kind, threshold, ranker)?,
             library: session
                 .project_root()
                 .map(crate::session::display)
@@ -146,6 +162,22 @@ impl Routing {
             .map(|old| Comparison::new(old, &report));
         self.last_runs.insert(key, report.clone());
         Ok((report, comparison))
+    }
+}
+
+/// The threshold the library selects with: `explicit`, else the one
+/// calibrated for it (`hone eval --calibrate`), else the ranker's.
+pub fn selection_threshold(
+    session: &Session,
+    kind: RankerKind,
+    explicit: Option<f32>,
+    ranker: &dyn Ranker,
+) -> Result<f32, String> {
+    let default = ranker.default_threshold();
+    match session.project_root() {
+        Some(root) => library_settings::selection_threshold(root, kind, explicit, default)
+            .map_err(|e| e.to_string()),
+        None => Ok(explicit.unwrap_or(default)),
     }
 }
 

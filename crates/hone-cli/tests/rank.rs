@@ -220,3 +220,135 @@ fn eval_rejects_bad_suites_with_positions_and_names() {
     assert_eq!(code, 2);
     assert!(err.contains("not a metric"), "{err}");
 }
+
+#[test]
+fn search_why_contrasts_two_skills() {
+    let request = "squash my last three commits into one";
+    let (code, out, _) = run(hone().arg("search").arg(skills()).arg(request).args([
+        "--ranker",
+        "bm25",
+        "--why",
+        "git-commit-messages",
+    ]));
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("`git-commit-messages` trails `git-history-cleanup`"),
+        "{out}"
+    );
+    assert!(out.contains("in neither: last, three"), "{out}");
+
+    let (code, out, _) = run(hone()
+        .arg("search")
+        .arg(skills())
+        .arg(request)
+        .args(["--ranker", "bm25", "--format", "json"])
+        .args([
+            "--why",
+            "git-history-cleanup",
+            "--against",
+            "git-commit-messages",
+        ]));
+    assert_eq!(code, 0);
+    let json: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["expected"]["id"], "git-history-cleanup");
+    assert_eq!(json["expected"]["rank"], 1);
+    assert_eq!(json["other"]["id"], "git-commit-messages");
+    assert!(
+        json["margin"].as_f64().unwrap() < 0.0,
+        "the expected skill leads"
+    );
+    assert_eq!(json["neither"], serde_json::json!(["last", "three"]));
+
+    let (code, _, err) = run(hone().arg("search").arg(skills()).arg(request).args([
+        "--ranker",
+        "bm25",
+        "--why",
+        "no-such-skill",
+    ]));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no skill `no-such-skill`"), "{err}");
+}
+
+/// `--calibrate` stores the threshold beside the suites, and later runs use it.
+#[test]
+fn eval_calibrates_and_later_runs_use_the_stored_threshold() {
+    let tmp = tempfile::tempdir().unwrap();
+    let library = tmp.path().join("lib");
+    copy_dir(&skills(), &library);
+    let suite = library.join("evals/routing.yaml");
+    let (code, out, err) = run(hone().arg("eval").arg(&library).arg(&suite).args([
+        "--ranker",
+        "bm25",
+        "--calibrate",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let json: Value = serde_json::from_str(&out).unwrap();
+    let fitted = json["after"]["threshold"].as_f64().unwrap();
+    assert_eq!(json["before"]["threshold"].as_f64().unwrap(), 0.5);
+    let settings: Value = serde_json::from_str(
+        &std::fs::read_to_string(library.join("evals/hone-settings.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        settings["thresholds"]["bm25"]["threshold"]
+            .as_f64()
+            .unwrap(),
+        fitted
+    );
+
+    // The settings file is not a suite, and the stored threshold is used.
+    let (code, out, err) = run(hone()
+        .arg("eval")
+        .arg(&library)
+        .arg(library.join("evals"))
+        .args(["--ranker", "bm25", "--format", "json"]));
+    assert!(code == 0 || code == 1, "{err}");
+    let json: Value = serde_json::from_str(&out).unwrap();
+    assert!((json["threshold"].as_f64().unwrap() - fitted).abs() < 1e-6);
+    // An explicit threshold still wins.
+    let (_, out, _) = run(hone()
+        .arg("search")
+        .arg(&library)
+        .arg("write a commit message")
+        .args(["--ranker", "bm25", "--format", "json", "--threshold", "0.9"]));
+    let json: Value = serde_json::from_str(&out).unwrap();
+    assert!((json["threshold"].as_f64().unwrap() - 0.9).abs() < 1e-6);
+}
+
+#[test]
+fn eval_suggests_measured_edits() {
+    let (code, out, err) = run(hone()
+        .arg("eval")
+        .arg(skills())
+        .arg(skills().join("evals/routing.yaml"))
+        .args(["--ranker", "bm25", "--format", "json"])
+        .args(["--suggest", "writing-skill-descriptions"]));
+    assert_eq!(code, 0, "{err}");
+    let json: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["skill"], "writing-skill-descriptions");
+    let candidates = json["candidates"].as_array().unwrap();
+    assert!(!candidates.is_empty());
+    let deltas: Vec<f64> = candidates
+        .iter()
+        .map(|c| c["held_out_delta"].as_f64().unwrap())
+        .collect();
+    assert!(
+        deltas.windows(2).all(|w| w[0] >= w[1]),
+        "ranked by held-out delta: {deltas:?}"
+    );
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}

@@ -31,6 +31,7 @@ pub mod eval;
 pub mod fields;
 pub mod folder;
 pub mod library;
+pub mod library_settings;
 pub mod links;
 pub mod pack;
 pub mod rank;

@@ -11,6 +11,11 @@ use hone_core::eval::suite::{SUITES_DIR, library_suites, suite_files};
 use hone_core::eval::{self, Gate, Identities, Report, RunOptions, Suite};
 use serde::Serialize;
 
+use hone_core::eval::calibrate::Calibration;
+use hone_core::eval::suggest::{self, Change, Suggestions};
+use hone_core::library_settings::{CalibratedThreshold, LibrarySettings};
+use hone_core::rank::Ranker;
+
 use super::search::{LazyBar, RankingArgs, build_ranker, open_library};
 
 #[derive(clap::Args)]
@@ -43,6 +48,15 @@ pub struct Args {
     /// Fail (exit 1) when METRIC is above VALUE, e.g. --max false_positive_rate=0.05.
     #[arg(long, value_name = "METRIC=VALUE", value_parser = |s: &str| Gate::parse(s, false))]
     max: Vec<Gate>,
+    /// Fit the ranker's selection threshold on these suites by cross-validation and store it in
+    /// the library's evals/hone-settings.json, which `hone search`, `hone eval`, `hone serve` and
+    /// the app then use.
+    #[arg(long, conflicts_with_all = ["compare", "min", "max"])]
+    calibrate: bool,
+    /// Propose description edits for SKILL, each scored on a 60/40 training/held-out split of
+    /// the suites' cases (mined from the training part, ranked by the held-out delta).
+    #[arg(long, value_name = "SKILL", conflicts_with_all = ["compare", "min", "max", "calibrate"])]
+    suggest: Option<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -114,10 +128,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let suites = eval::resolve_suites(&suites, &Identities::from_library(&library))?;
     let ranking = &args.ranking;
     let ranker = build_ranker(ranking.kind(), &library, ranking.model.as_deref())?;
+    let threshold = ranking.threshold(&args.library, ranker.as_ref())?;
+    if args.calibrate {
+        return calibrate(&args, ranker.as_ref(), &suites, threshold);
+    }
+    if let Some(skill) = &args.suggest {
+        let mut ranker = ranker;
+        let listing_cap = hone_core::catalog::project_listing_cap(&library.roots);
+        let found = suggest::suggest(
+            ranker.as_mut(),
+            &library,
+            &suites,
+            skill,
+            threshold,
+            listing_cap,
+        )?;
+        if args.format == Format::Json {
+            println!("{}", serde_json::to_string_pretty(&found)?);
+        } else {
+            print_suggestions(&found);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let options = RunOptions {
-        threshold: ranking
-            .threshold
-            .unwrap_or_else(|| ranker.default_threshold()),
+        threshold,
         library: args.library.display().to_string(),
     };
     let mut bar = LazyBar::new("evaluating");
@@ -303,5 +337,109 @@ fn print_gates(gates: &[GateOutcome]) {
             ),
             Some(why) => println!("{red}FAIL{red:#} {why}"),
         }
+    }
+}
+
+/// `--calibrate`: fit the threshold, store it with the library, report.
+fn calibrate(
+    args: &Args,
+    ranker: &dyn Ranker,
+    suites: &[Suite],
+    current: f32,
+) -> anyhow::Result<ExitCode> {
+    let mut bar = LazyBar::new("ranking cases");
+    let calibration = eval::calibrate::calibrate(ranker, suites, current, &mut |done, total| {
+        bar.update(done, total)
+    })?;
+    bar.finish();
+    let mut settings = LibrarySettings::load(&args.library)?;
+    settings.thresholds.insert(
+        calibration.ranker.as_str().to_owned(),
+        CalibratedThreshold {
+            threshold: calibration.after.threshold,
+            cases: calibration.cases,
+            accuracy_before: calibration.before.accuracy,
+            accuracy_after: calibration.after.accuracy,
+        },
+    );
+    let path = settings.save(&args.library)?;
+    if args.format == Format::Json {
+        #[derive(Serialize)]
+        struct Output<'a> {
+            #[serde(flatten)]
+            calibration: &'a Calibration,
+            settings: String,
+        }
+        let output = Output {
+            calibration: &calibration,
+            settings: path.display().to_string(),
+        };
+        println!("{}", serde_json::to_string_pretty(&output)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let bold = Style::new().bold();
+    let percent = |x: Option<f64>| x.map_or("-".to_owned(), |x| format!("{:.1}%", x * 100.0));
+    println!(
+        "{bold}{} threshold{bold:#} fitted on {} cases ({}-fold cross-validation)",
+        calibration.ranker,
+        calibration.cases,
+        eval::calibrate::FOLDS
+    );
+    for (label, score) in [
+        ("before", &calibration.before),
+        ("after", &calibration.after),
+    ] {
+        println!(
+            "  {label:<6} {:.2}  accuracy {:>6}  false positives {:>6}",
+            score.threshold,
+            percent(score.accuracy),
+            percent(score.false_positive_rate)
+        );
+    }
+    println!("stored in {}", path.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--suggest`: each candidate edit as a diff with its predicted deltas.
+fn print_suggestions(found: &Suggestions) {
+    let bold = Style::new().bold();
+    let dim = Style::new().dimmed();
+    let green = Style::new().fg_color(Some(AnsiColor::Green.into()));
+    let red = Style::new().fg_color(Some(AnsiColor::Red.into()));
+    let points = |delta: f64| format!("{:+.1} pts", delta * 100.0);
+    println!(
+        "{bold}{}{bold:#}: accuracy {:.1}% on {} training cases, {:.1}% on {} held-out cases",
+        found.skill,
+        found.training_accuracy * 100.0,
+        found.training_cases,
+        found.held_out_accuracy * 100.0,
+        found.held_out_cases
+    );
+    if found.candidates.is_empty() {
+        println!("{dim}no candidate edit{dim:#}");
+    }
+    for (i, candidate) in found.candidates.iter().enumerate() {
+        let style = if candidate.held_out_delta > 0.0 {
+            green
+        } else {
+            dim
+        };
+        println!(
+            "\n{:>2}. {style}held-out {}{style:#}  {dim}training {}  ({}){dim:#}",
+            i + 1,
+            points(candidate.held_out_delta),
+            points(candidate.training_delta),
+            candidate.reason
+        );
+        match &candidate.change {
+            Change::Add(text) => println!("    {green}+ {text}{green:#}"),
+            Change::Remove(text) => println!("    {red}- {text}{red:#}"),
+        }
+    }
+    if found.rejected > 0 {
+        println!(
+            "\n{dim}{} candidate(s) left out: they would break a validation rule{dim:#}",
+            found.rejected
+        );
     }
 }

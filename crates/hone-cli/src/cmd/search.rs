@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 use anstream::{eprintln, println};
 use anstyle::{AnsiColor, Style};
 use hone_core::library::{Filters, Library};
+use hone_core::library_settings::selection_threshold;
+use hone_core::rank::contrast::{Contrast, SkillSide, contrast};
 use hone_core::rank::highlight::field_highlights;
 use hone_core::rank::hybrid::default_kind;
 use hone_core::rank::{self, Explanation, Match, Ranker, RankerKind, RoutingDoc, selected};
@@ -33,6 +35,13 @@ pub struct Args {
     /// Show which words matched where, and how much each contributed.
     #[arg(long)]
     explain: bool,
+    /// Why SKILL lost (or won): contrast it with the top match, or the
+    /// runner-up when it is first, side by side.
+    #[arg(long, value_name = "SKILL")]
+    why: Option<String>,
+    /// With --why: the skill to contrast with instead of the top match.
+    #[arg(long, value_name = "SKILL", requires = "why")]
+    against: Option<String>,
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
 }
@@ -50,7 +59,7 @@ pub(crate) struct RankingArgs {
     /// bm25, semantic or hybrid [default: hybrid where an embedding model is installed, else bm25].
     #[arg(long, value_name = "RANKER", value_parser = parse_ranker)]
     pub ranker: Option<RankerKind>,
-    /// Confidence at which the top match is selected [default: the ranker's].
+    /// Confidence at which the top match is selected [default: the library's calibrated one (`hone eval --calibrate`), else the ranker's].
     #[arg(long, value_name = "X", value_parser = parse_threshold)]
     pub threshold: Option<f32>,
     /// Embedding model folder, for semantic and hybrid ranking [default: the installed model].
@@ -63,6 +72,17 @@ impl RankingArgs {
     pub fn kind(&self) -> RankerKind {
         self.ranker
             .unwrap_or_else(|| default_kind(self.model.as_deref()))
+    }
+
+    /// The threshold `ranker` selects with in the library at `library`:
+    /// `--threshold`, else the library's calibrated one, else the ranker's.
+    pub fn threshold(&self, library: &Path, ranker: &dyn Ranker) -> anyhow::Result<f32> {
+        Ok(selection_threshold(
+            library,
+            ranker.kind(),
+            self.threshold,
+            ranker.default_threshold(),
+        )?)
     }
 }
 
@@ -171,9 +191,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let library = open_library(&args.library)?;
     let ranking = &args.ranking;
     let ranker = build_ranker(ranking.kind(), &library, ranking.model.as_deref())?;
-    let threshold = ranking
-        .threshold
-        .unwrap_or_else(|| ranker.default_threshold());
+    let threshold = ranking.threshold(&args.library, ranker.as_ref())?;
+    if let Some(expected) = &args.why {
+        let docs = RoutingDoc::from_library(&library);
+        let contrast = contrast(
+            ranker.as_ref(),
+            &docs,
+            &args.query,
+            expected,
+            args.against.as_deref(),
+        )?;
+        if args.format == Format::Json {
+            println!("{}", serde_json::to_string_pretty(&contrast)?);
+        } else {
+            print_contrast(&contrast, threshold);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let matches = ranker.rank(&args.query, args.top)?;
     let chosen = selected(&matches, threshold).map(|m| m.id.as_str());
     if args.format == Format::Json {
@@ -319,6 +353,101 @@ fn print_explanation(explanation: &Explanation, doc: Option<&RoutingDoc>) {
             if let Some(semantic) = &hybrid.semantic {
                 print_explanation(&Explanation::Semantic(semantic.clone()), doc);
             }
+        }
+    }
+}
+
+/// The contrast of two skills: one line each, the words side by side, then
+/// each skill's sentences by closeness.
+fn print_contrast(contrast: &Contrast, threshold: f32) {
+    let bold = Style::new().bold();
+    let dim = Style::new().dimmed();
+    let green = Style::new().fg_color(Some(AnsiColor::Green.into()));
+    let red = Style::new().fg_color(Some(AnsiColor::Red.into()));
+    let (expected, other) = (&contrast.expected, &contrast.other);
+    for side in [expected, other] {
+        let rank = side.rank.map_or("unranked".to_owned(), |r| format!("#{r}"));
+        let mark = if side.rank == Some(1) && side.confidence >= threshold {
+            "selected"
+        } else {
+            ""
+        };
+        println!(
+            "{bold}{}{bold:#}  {rank}  confidence {:.2}  {dim}score {:.3}{dim:#}  {green}{mark}{green:#}",
+            side.id, side.confidence, side.score
+        );
+    }
+    if contrast.margin > 0.0 {
+        println!(
+            "{red}`{}` trails `{}` by {:.2} confidence{red:#} (threshold {threshold:.2})",
+            expected.id, other.id, contrast.margin
+        );
+    } else {
+        println!(
+            "{green}`{}` leads `{}` by {:.2} confidence{green:#} (threshold {threshold:.2})",
+            expected.id, other.id, -contrast.margin
+        );
+    }
+    let fields = |side: &SkillSide, word: &str| -> String {
+        let mut fields: Vec<&str> = side
+            .words
+            .iter()
+            .filter(|w| w.word.eq_ignore_ascii_case(word))
+            .map(|w| w.field.as_str())
+            .collect();
+        fields.dedup();
+        if fields.is_empty() {
+            "-".to_owned()
+        } else {
+            fields.join(", ")
+        }
+    };
+    let words: Vec<&String> = contrast
+        .both
+        .iter()
+        .chain(&contrast.only_expected)
+        .chain(&contrast.only_other)
+        .collect();
+    if !words.is_empty() {
+        let width = words
+            .iter()
+            .map(|w| w.chars().count())
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        let column = expected.id.chars().count().max(12);
+        println!();
+        println!(
+            "{bold}{:<width$}  {:<column$}  {}{bold:#}",
+            "word", expected.id, other.id
+        );
+        for word in words {
+            println!(
+                "{word:<width$}  {:<column$}  {}",
+                fields(expected, word),
+                fields(other, word)
+            );
+        }
+    }
+    if !contrast.neither.is_empty() {
+        println!("{bold}in neither:{bold:#} {}", contrast.neither.join(", "));
+    }
+    for side in [expected, other] {
+        if side.sentences.is_empty() {
+            continue;
+        }
+        println!();
+        match side.similarity {
+            Some(s) => println!("{bold}{}{bold:#} {dim}similarity {s:.3}{dim:#}", side.id),
+            None => println!("{bold}{}{bold:#}", side.id),
+        }
+        for sentence in &side.sentences {
+            println!(
+                "  {:>6.3}  {dim}{}:{dim:#} {}",
+                sentence.closeness,
+                sentence.field.as_str(),
+                sentence.text.replace('\n', " / ")
+            );
         }
     }
 }

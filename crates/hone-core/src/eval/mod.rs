@@ -10,8 +10,10 @@
 //!
 //! The metrics and the report's JSON shape are documented in [`report`].
 
+pub mod calibrate;
 pub mod edit;
 pub mod report;
+pub mod suggest;
 pub mod suite;
 
 use std::collections::{HashMap, HashSet};

@@ -305,7 +305,8 @@ pub fn suite_label<'a>(
 }
 
 /// The suite files at `path`: the file itself, or the `.yaml`, `.yml` and
-/// `.json` files of a directory (not recursive), sorted.
+/// `.json` files of a directory (not recursive), sorted, except the
+/// library's settings file.
 pub fn suite_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
@@ -315,6 +316,7 @@ pub fn suite_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
         .map(|e| e.path())
         .filter(|p| {
             p.is_file()
+                && p.file_name() != Some(std::ffi::OsStr::new(crate::library_settings::FILE_NAME))
                 && p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
                     matches!(e.to_ascii_lowercase().as_str(), "yaml" | "yml" | "json")
                 })
@@ -403,6 +405,24 @@ mod tests {
         assert_eq!(suite.cases[2].query, "3");
         assert_eq!(suite.cases[2].expect, None);
         assert_eq!(suite.skill_names(), ["x", "y", "z"]);
+    }
+
+    #[test]
+    fn suite_discovery_skips_the_library_settings() {
+        let tmp = tempfile::tempdir().unwrap();
+        for name in [
+            "routing.yaml",
+            "pdf.json",
+            crate::library_settings::FILE_NAME,
+        ] {
+            std::fs::write(tmp.path().join(name), "{}").unwrap();
+        }
+        let names: Vec<String> = suite_files(tmp.path())
+            .unwrap()
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["pdf.json", "routing.yaml"]);
     }
 
     #[test]

@@ -268,4 +268,12 @@ impl Ranker for HybridRanker {
     fn default_threshold(&self) -> f32 {
         self.config.threshold
     }
+
+    fn routing_vectors(&self) -> Option<HashMap<String, Vec<f32>>> {
+        self.semantic.routing_vectors()
+    }
+
+    fn request_vector(&self, query: &str) -> Option<Result<Vec<f32>, RankError>> {
+        self.semantic.request_vector(query)
+    }
 }

@@ -109,6 +109,32 @@ impl LiveRankers {
         Ok(live.ranker.as_ref())
     }
 
+    /// Runs `work` on the ranker of `kind` with `edited` in place (see
+    /// [`LiveRankers::prepare`]), given the documents it indexes, sorted by
+    /// key, the edit included. `work` may change the ranker only if it puts
+    /// every document back as it found it.
+    pub fn with_prepared<T>(
+        &mut self,
+        kind: RankerKind,
+        edited: Option<&RoutingDoc>,
+        work: impl FnOnce(&mut dyn Ranker, &[RoutingDoc]) -> T,
+    ) -> Result<T, RankError> {
+        self.prepare(kind, edited)?;
+        let live = self
+            .rankers
+            .get_mut(&kind)
+            .ok_or(RankError::NotBuilt(kind))?;
+        let mut docs: Vec<RoutingDoc> = self
+            .disk
+            .values()
+            .filter(|d| live.overlay.as_ref().is_none_or(|o| o.key != d.key))
+            .chain(live.overlay.as_ref())
+            .cloned()
+            .collect();
+        docs.sort_by(|a, b| a.key.cmp(&b.key));
+        Ok(work(live.ranker.as_mut(), &docs))
+    }
+
     /// Whether the ranker of `kind` holds an edit.
     pub fn is_overlaid(&self, kind: RankerKind) -> bool {
         self.rankers

@@ -30,9 +30,11 @@
 
 pub mod analysis;
 pub mod bm25;
+pub mod contrast;
 pub mod highlight;
 pub mod hybrid;
 pub mod live;
+pub mod map;
 pub mod semantic;
 
 use std::borrow::Cow;
@@ -315,6 +317,18 @@ pub trait Ranker: Send + Sync {
 
     /// The confidence threshold chosen on the development benchmark.
     fn default_threshold(&self) -> f32;
+
+    /// The unit embedding of each indexed routing text, by key, for rankers
+    /// that embed (the map of the library, semantic collisions); `None` for
+    /// keyword ranking.
+    fn routing_vectors(&self) -> Option<std::collections::HashMap<String, Vec<f32>>> {
+        None
+    }
+
+    /// The unit embedding of a request, for rankers that embed.
+    fn request_vector(&self, _query: &str) -> Option<Result<Vec<f32>, RankError>> {
+        None
+    }
 }
 
 /// A ranker of `kind` over `docs`. The semantic and hybrid rankers load the

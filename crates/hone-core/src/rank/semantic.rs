@@ -201,7 +201,7 @@ pub fn routing_parts(doc: &RoutingDoc) -> (String, Vec<RoutingPart>) {
 
 /// Sentence ranges of `text`: split after `.`, `!` or `?` followed by
 /// whitespace, and at line breaks; trimmed, never empty.
-fn sentences(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn sentences(text: &str) -> Vec<Range<usize>> {
     let mut ranges = Vec::new();
     let mut start = 0;
     let bytes = text.as_bytes();
@@ -785,6 +785,21 @@ impl Ranker for SemanticRanker {
 
     fn default_threshold(&self) -> f32 {
         self.config.threshold
+    }
+
+    fn routing_vectors(&self) -> Option<HashMap<String, Vec<f32>>> {
+        let dim = self.embedder.model().dim();
+        Some(
+            self.entries
+                .iter()
+                .zip(self.matrix.chunks_exact(dim.max(1)))
+                .map(|(entry, row)| (entry.doc.key.clone(), row.to_vec()))
+                .collect(),
+        )
+    }
+
+    fn request_vector(&self, query: &str) -> Option<Result<Vec<f32>, RankError>> {
+        Some(check_query(query).and_then(|()| Ok(self.embed_query(query)?.vector)))
     }
 }
 

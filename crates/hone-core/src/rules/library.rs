@@ -9,6 +9,7 @@ use crate::library::Library;
 use crate::skill::Skill;
 
 pub(super) fn check(library: &Library, target: Target, out: &mut Vec<Diagnostic>) {
+    super::collision::check(library, target, out);
     if !Rule::DuplicateName.applies_to(target) {
         return;
     }
@@ -78,6 +79,7 @@ pub(super) fn check_one(
     target: Target,
     out: &mut Vec<Diagnostic>,
 ) {
+    super::collision::check_one(skill, library, target, out);
     if !Rule::DuplicateName.applies_to(target) {
         return;
     }

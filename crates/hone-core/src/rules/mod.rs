@@ -79,6 +79,7 @@ use crate::tokens::memo::LimitMemo;
 use crate::yaml::Node;
 
 mod body;
+pub mod collision;
 pub mod compat;
 mod description;
 mod fields;

@@ -1,0 +1,187 @@
+//! A library's own Hone settings: `evals/hone-settings.json`, beside the
+//! suites, committed with the library.
+//!
+//! The rankers' default selection thresholds were fitted on one development
+//! benchmark and do not transfer to every library (a right top match often
+//! falls under the threshold). `hone eval --calibrate` fits a threshold on
+//! the library's own suites and stores it here, so the app, `hone search`,
+//! `hone eval` and `hone serve` (and a CI gate running `hone eval`) all
+//! select with the same one. A library without the file keeps the rankers'
+//! defaults.
+//!
+//! The file is JSON, so it would look like a trigger-eval suite to suite
+//! discovery; [`crate::eval::suite::suite_files`] skips it by name. Keys
+//! this version does not know are kept when the file is rewritten, so
+//! settings added by a newer Hone survive an older one's calibration.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::rank::RankerKind;
+use crate::rules::Target;
+
+/// The settings file's name, in the library's `evals` folder.
+pub const FILE_NAME: &str = "hone-settings.json";
+
+/// The settings of one library. See the module docs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LibrarySettings {
+    /// Selection thresholds by ranker (`bm25`, `semantic`, `hybrid`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub thresholds: BTreeMap<String, CalibratedThreshold>,
+    /// The client the library is written for, when it is one: the default
+    /// target of checks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<Target>,
+    /// Keys this version does not know, kept as they are.
+    #[serde(flatten)]
+    pub other: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A threshold and how it was fitted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CalibratedThreshold {
+    pub threshold: f32,
+    /// Cases of the suites it was fitted on.
+    #[serde(default)]
+    pub cases: usize,
+    /// Cross-validated routing accuracy before (the default threshold) and
+    /// after (thresholds fitted on the other folds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accuracy_before: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accuracy_after: Option<f64>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}:{line}:{column}: not valid Hone library settings: {message}", path.display())]
+    Invalid {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+}
+
+impl LibrarySettings {
+    /// Where the settings of the library at `root` live.
+    pub fn path(root: &Path) -> PathBuf {
+        root.join("evals").join(FILE_NAME)
+    }
+
+    /// The settings of the library at `root`; the defaults when it has none.
+    pub fn load(root: &Path) -> Result<LibrarySettings, SettingsError> {
+        let path = LibrarySettings::path(root);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(LibrarySettings::default());
+            }
+            Err(source) => return Err(SettingsError::Io { path, source }),
+        };
+        serde_json::from_str(&text).map_err(|err| SettingsError::Invalid {
+            line: err.line(),
+            column: err.column(),
+            message: err.to_string(),
+            path,
+        })
+    }
+
+    /// Writes the settings of the library at `root` (atomically), creating
+    /// its `evals` folder when needed; returns the file's path.
+    pub fn save(&self, root: &Path) -> Result<PathBuf, SettingsError> {
+        let path = LibrarySettings::path(root);
+        let io = |source| SettingsError::Io {
+            path: path.clone(),
+            source,
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        let mut text = serde_json::to_string_pretty(self).map_err(|e| io(e.into()))?;
+        text.push('\n');
+        crate::workspace::write_atomic(&path, text.as_bytes()).map_err(io)?;
+        Ok(path)
+    }
+
+    /// The calibrated threshold of `kind`, if any.
+    pub fn threshold(&self, kind: RankerKind) -> Option<f32> {
+        self.thresholds.get(kind.as_str()).map(|t| t.threshold)
+    }
+}
+
+/// The threshold a ranker of `kind` selects with in the library at `root`:
+/// `explicit` (a `--threshold`) when given, else the library's calibrated
+/// one, else `default` (the ranker's own). The one rule the CLI, the app and
+/// `hone serve` follow.
+pub fn selection_threshold(
+    root: &Path,
+    kind: RankerKind,
+    explicit: Option<f32>,
+    default: f32,
+) -> Result<f32, SettingsError> {
+    if let Some(threshold) = explicit {
+        return Ok(threshold);
+    }
+    Ok(LibrarySettings::load(root)?
+        .threshold(kind)
+        .unwrap_or(default))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_settings_are_the_defaults_and_saved_ones_round_trip() {
+        let tmp = tempfile::tempdir().unwrap();
+        let settings = LibrarySettings::load(tmp.path()).unwrap();
+        assert_eq!(settings, LibrarySettings::default());
+        assert_eq!(settings.threshold(RankerKind::Bm25), None);
+
+        let mut settings = settings;
+        settings.thresholds.insert(
+            "bm25".into(),
+            CalibratedThreshold {
+                threshold: 0.42,
+                cases: 10,
+                accuracy_before: Some(0.5),
+                accuracy_after: Some(0.7),
+            },
+        );
+        let path = settings.save(tmp.path()).unwrap();
+        assert!(path.ends_with("evals/hone-settings.json"));
+        let loaded = LibrarySettings::load(tmp.path()).unwrap();
+        assert_eq!(loaded.threshold(RankerKind::Bm25), Some(0.42));
+        assert_eq!(loaded.threshold(RankerKind::Hybrid), None);
+        let select = |kind, explicit| selection_threshold(tmp.path(), kind, explicit, 0.5).unwrap();
+        assert_eq!(select(RankerKind::Bm25, None), 0.42);
+        assert_eq!(select(RankerKind::Bm25, Some(0.9)), 0.9);
+        assert_eq!(select(RankerKind::Hybrid, None), 0.5);
+    }
+
+    #[test]
+    fn unknown_keys_survive_and_bad_json_says_where() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = LibrarySettings::path(tmp.path());
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, r#"{"target": "claude-code", "future": [1, 2]}"#).unwrap();
+        let settings = LibrarySettings::load(tmp.path()).unwrap();
+        assert_eq!(settings.target, Some(Target::ClaudeCode));
+        settings.save(tmp.path()).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("\"future\""), "{text}");
+
+        std::fs::write(&path, "{\n  \"thresholds\": 3\n}").unwrap();
+        let err = LibrarySettings::load(tmp.path()).unwrap_err().to_string();
+        assert!(err.contains("hone-settings.json:2:"), "{err}");
+    }
+}

@@ -1,0 +1,619 @@
+//! `HS502`: two skills whose routing texts describe the same requests.
+//!
+//! An agent chooses a skill from its routing metadata alone (`name`,
+//! `description`, `when_to_use`, `triggers`). When two skills of a library
+//! say nearly the same thing there, the agent picks either, and which one
+//! wins a request is an accident of wording. This is the commonest reason a
+//! well-written skill is "never picked", and no single-skill rule sees it.
+//!
+//! Closeness is measured two ways:
+//!
+//! - **Shared distinctive terms**, always: the routing texts are analysed as
+//!   the keyword ranker does (stemmed, stop words dropped) and compared by
+//!   the cosine of their IDF-weighted term sets. A word most skills use
+//!   weighs little; a word only these two use weighs most. Only terms held
+//!   by few skills are enumerated as pair candidates, so the work grows with
+//!   the pairs that share something, not with all pairs.
+//! - **Semantic similarity**, when the caller has an embedding model: the
+//!   cosine of the two routing texts' embeddings, for the pairs that share
+//!   at least one distinctive term (a paraphrase with no word in common is
+//!   left to the map of the library, which shows every neighbour).
+//!
+//! [`CollisionIndex`] keeps the analysed terms so that an edit re-analyses one
+//! skill and recomputes only its pairs; `hone check` builds it once.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+
+use super::{Rule, Target, diagnostic};
+use crate::diagnostic::Diagnostic;
+use crate::library::Library;
+use crate::rank::RoutingDoc;
+use crate::rank::analysis::Analyzer;
+use crate::skill::Skill;
+
+/// The cosine of two term sets from which a pair collides.
+pub const TERM_SIMILARITY: f32 = 0.5;
+/// The fewest distinctive terms a colliding pair shares: two short names
+/// alike in one word are not a collision.
+pub const MIN_SHARED_TERMS: usize = 3;
+/// The embedding cosine from which a pair sharing a term collides.
+pub const SEMANTIC_SIMILARITY: f32 = 0.9;
+/// A term held by more than this share of the skills (and more than
+/// [`MIN_DISTINCTIVE_CAP`]) proposes no pairs: it says little about any two,
+/// and enumerating its pairs would grow with the square of the library.
+const DISTINCTIVE_SHARE: f32 = 0.02;
+const MIN_DISTINCTIVE_CAP: usize = 8;
+
+/// Two colliding skills, by index in the documents given to the index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Collision {
+    pub first: usize,
+    pub second: usize,
+    /// The key (skill folder) of each.
+    pub first_key: String,
+    pub second_key: String,
+    /// Cosine of the IDF-weighted term sets, in `[0, 1]`.
+    pub term_similarity: f32,
+    /// Cosine of the routing texts' embeddings, when given.
+    pub semantic_similarity: Option<f32>,
+    /// The shared terms, most distinctive first, as the first skill writes them.
+    pub shared: Vec<String>,
+}
+
+/// One skill's analysed routing text.
+#[derive(Default, Clone)]
+struct Terms {
+    key: String,
+    /// Distinct term ids, sorted.
+    ids: Vec<u32>,
+    /// The first word written for each term, in `ids` order.
+    words: Vec<String>,
+}
+
+/// The analysed routing texts of a library. See the module docs.
+pub struct CollisionIndex {
+    analyzer: Analyzer,
+    /// By slot; an empty `key` is a removed skill.
+    docs: Vec<Terms>,
+    slots: HashMap<String, usize>,
+    term_ids: FxHashMap<String, u32>,
+    /// Per term id, the slots holding it.
+    postings: Vec<Vec<u32>>,
+    /// Slots of removed skills, reused by the next new one (an editor adds
+    /// and removes an unsaved skill on every keystroke).
+    free: Vec<usize>,
+    live: usize,
+}
+
+impl CollisionIndex {
+    /// Analyses `docs` (in parallel); slot `i` is `docs[i]`.
+    pub fn new(docs: &[RoutingDoc]) -> Self {
+        let analyzer = Analyzer::default();
+        let analysed: Vec<Vec<(String, String)>> = docs
+            .par_iter()
+            .map_with(analyzer.clone(), terms_of)
+            .collect();
+        let mut index = CollisionIndex {
+            analyzer,
+            docs: Vec::with_capacity(docs.len()),
+            slots: HashMap::with_capacity(docs.len()),
+            term_ids: FxHashMap::default(),
+            postings: Vec::new(),
+            free: Vec::new(),
+            live: 0,
+        };
+        for (doc, terms) in docs.iter().zip(analysed) {
+            let slot = index.docs.len();
+            index.docs.push(Terms::default());
+            index.fill(slot, &doc.key, terms);
+        }
+        index
+    }
+
+    /// Re-analyses one skill (adding it when new): an edit's whole cost.
+    pub fn upsert(&mut self, doc: &RoutingDoc) -> usize {
+        let terms = terms_of(&mut self.analyzer, doc);
+        let slot = match self.slots.get(&doc.key) {
+            Some(&slot) => {
+                self.clear(slot);
+                slot
+            }
+            None => match self.free.pop() {
+                Some(slot) => slot,
+                None => {
+                    self.docs.push(Terms::default());
+                    self.docs.len() - 1
+                }
+            },
+        };
+        self.fill(slot, &doc.key, terms);
+        slot
+    }
+
+    /// Forgets a skill; whether it was there.
+    pub fn remove(&mut self, key: &str) -> bool {
+        match self.slots.get(key) {
+            Some(&slot) => {
+                self.clear(slot);
+                self.free.push(slot);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn fill(&mut self, slot: usize, key: &str, mut terms: Vec<(String, String)>) {
+        let mut ids: Vec<(u32, String)> = terms
+            .drain(..)
+            .map(|(term, word)| {
+                let next = self.term_ids.len() as u32;
+                let id = *self.term_ids.entry(term).or_insert(next);
+                if id as usize == self.postings.len() {
+                    self.postings.push(Vec::new());
+                }
+                (id, word)
+            })
+            .collect();
+        ids.sort_by_key(|(id, _)| *id);
+        ids.dedup_by_key(|(id, _)| *id);
+        for (id, _) in &ids {
+            self.postings[*id as usize].push(slot as u32);
+        }
+        let (ids, words) = ids.into_iter().unzip();
+        self.docs[slot] = Terms {
+            key: key.to_owned(),
+            ids,
+            words,
+        };
+        self.slots.insert(key.to_owned(), slot);
+        self.live += 1;
+    }
+
+    fn clear(&mut self, slot: usize) {
+        let old = std::mem::take(&mut self.docs[slot]);
+        for id in &old.ids {
+            self.postings[*id as usize].retain(|&s| s as usize != slot);
+        }
+        self.slots.remove(&old.key);
+        self.live -= 1;
+    }
+
+    fn idf(&self, id: u32) -> f32 {
+        let df = self.postings[id as usize].len().max(1) as f32;
+        ((self.live as f32 + 1.0) / df).ln()
+    }
+
+    fn cap(&self) -> usize {
+        MIN_DISTINCTIVE_CAP.max((self.live as f32 * DISTINCTIVE_SHARE) as usize)
+    }
+
+    fn norm(&self, slot: usize) -> f32 {
+        self.docs[slot]
+            .ids
+            .iter()
+            .map(|&id| self.idf(id).powi(2))
+            .sum::<f32>()
+            .sqrt()
+    }
+
+    /// Every colliding pair, by first slot then second. `embeddings` (unit
+    /// vectors by key) add the semantic test.
+    pub fn collisions(&self, embeddings: Option<&HashMap<String, Vec<f32>>>) -> Vec<Collision> {
+        let cap = self.cap();
+        let idfs: Vec<f32> = (0..self.postings.len() as u32)
+            .map(|id| self.idf(id))
+            .collect();
+        let mut shared: FxHashMap<(u32, u32), (f32, u32)> = FxHashMap::default();
+        for (id, slots) in self.postings.iter().enumerate() {
+            if slots.len() < 2 || slots.len() > cap {
+                continue;
+            }
+            let weight = idfs[id].powi(2);
+            for (i, &a) in slots.iter().enumerate() {
+                for &b in &slots[i + 1..] {
+                    let pair = (a.min(b), a.max(b));
+                    let entry = shared.entry(pair).or_default();
+                    entry.0 += weight;
+                    entry.1 += 1;
+                }
+            }
+        }
+        let norms: Vec<f32> = (0..self.docs.len()).map(|s| self.norm(s)).collect();
+        let mut out: Vec<Collision> = shared
+            .into_iter()
+            .filter_map(|((a, b), (dot, count))| {
+                let (a, b) = (a as usize, b as usize);
+                let similarity = dot / (norms[a] * norms[b]).max(f32::MIN_POSITIVE);
+                self.judge(a, b, similarity, count as usize, embeddings)
+            })
+            .collect();
+        out.sort_by_key(|c| (c.first, c.second));
+        out
+    }
+
+    /// The collisions of the skill with `key`: what an edit of it changes.
+    pub fn collisions_of(
+        &self,
+        key: &str,
+        embeddings: Option<&HashMap<String, Vec<f32>>>,
+    ) -> Vec<Collision> {
+        let Some(&slot) = self.slots.get(key) else {
+            return Vec::new();
+        };
+        let cap = self.cap();
+        let mut shared: FxHashMap<u32, (f32, u32)> = FxHashMap::default();
+        for &id in &self.docs[slot].ids {
+            let slots = &self.postings[id as usize];
+            if slots.len() < 2 || slots.len() > cap {
+                continue;
+            }
+            let weight = self.idf(id).powi(2);
+            for &other in slots.iter().filter(|&&s| s as usize != slot) {
+                let entry = shared.entry(other).or_default();
+                entry.0 += weight;
+                entry.1 += 1;
+            }
+        }
+        let norm = self.norm(slot);
+        let mut out: Vec<Collision> = shared
+            .into_iter()
+            .filter_map(|(other, (dot, count))| {
+                let other = other as usize;
+                let similarity = dot / (norm * self.norm(other)).max(f32::MIN_POSITIVE);
+                let (a, b) = (slot.min(other), slot.max(other));
+                self.judge(a, b, similarity, count as usize, embeddings)
+            })
+            .collect();
+        out.sort_by_key(|c| (c.first, c.second));
+        out
+    }
+
+    /// The collision of slots `a` < `b`, if they are close enough.
+    fn judge(
+        &self,
+        a: usize,
+        b: usize,
+        term_similarity: f32,
+        shared_count: usize,
+        embeddings: Option<&HashMap<String, Vec<f32>>>,
+    ) -> Option<Collision> {
+        let (first, second) = (&self.docs[a], &self.docs[b]);
+        let semantic_similarity = embeddings.and_then(|vectors| {
+            let (x, y) = (vectors.get(&first.key)?, vectors.get(&second.key)?);
+            Some(x.iter().zip(y).map(|(p, q)| p * q).sum::<f32>())
+        });
+        let by_terms = term_similarity >= TERM_SIMILARITY && shared_count >= MIN_SHARED_TERMS;
+        let by_meaning = semantic_similarity.is_some_and(|s| s >= SEMANTIC_SIMILARITY);
+        if !by_terms && !by_meaning {
+            return None;
+        }
+        Some(Collision {
+            first: a,
+            second: b,
+            first_key: first.key.clone(),
+            second_key: second.key.clone(),
+            term_similarity,
+            semantic_similarity,
+            shared: self.shared_words(a, b),
+        })
+    }
+
+    /// The terms two slots share, most distinctive first, as `a` writes them.
+    fn shared_words(&self, a: usize, b: usize) -> Vec<String> {
+        let (first, second) = (&self.docs[a], &self.docs[b]);
+        let mut shared: Vec<(f32, &str)> = first
+            .ids
+            .iter()
+            .zip(&first.words)
+            .filter(|(id, _)| second.ids.binary_search(id).is_ok())
+            .map(|(&id, word)| (self.idf(id), word.as_str()))
+            .collect();
+        shared.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(y.1)));
+        shared.into_iter().map(|(_, w)| w.to_owned()).collect()
+    }
+}
+
+/// The (term, word as written) pairs of a routing text.
+fn terms_of(analyzer: &mut Analyzer, doc: &RoutingDoc) -> Vec<(String, String)> {
+    let text = doc.routing_text();
+    analyzer
+        .index_tokens(&text)
+        .into_iter()
+        .map(|t| (t.text, text[t.offset_from..t.offset_to].to_owned()))
+        .collect()
+}
+
+/// The index of the library checked last, by a fingerprint of its routing
+/// documents. An editor checks the open skill against an unchanged library
+/// on every keystroke; analysing every skill each time would cost more than
+/// all the other rules together, and the fingerprint costs a hash.
+static LAST_INDEX: Mutex<Option<(u64, CollisionIndex)>> = Mutex::new(None);
+
+/// Runs `work` on the index of `docs`, built only when they changed.
+fn with_index<T>(docs: &[RoutingDoc], work: impl FnOnce(&mut CollisionIndex) -> T) -> T {
+    let mut hasher = std::hash::DefaultHasher::new();
+    for doc in docs {
+        (&doc.key, &doc.name, &doc.description).hash(&mut hasher);
+        (&doc.when_to_use, &doc.triggers).hash(&mut hasher);
+    }
+    let fingerprint = hasher.finish();
+    // A panic elsewhere cannot leave the index half built, so a poisoned
+    // lock is still good.
+    let mut last = LAST_INDEX.lock().unwrap_or_else(|e| e.into_inner());
+    match last.as_mut() {
+        Some((known, index)) if *known == fingerprint => work(index),
+        _ => {
+            let (_, index) = last.insert((fingerprint, CollisionIndex::new(docs)));
+            work(index)
+        }
+    }
+}
+
+/// `HS502` for every colliding pair of the library, at both skills.
+pub(super) fn check(library: &Library, target: Target, out: &mut Vec<Diagnostic>) {
+    if !Rule::RoutingCollision.applies_to(target) || library.skills.len() < 2 {
+        return;
+    }
+    let docs = RoutingDoc::from_library(library);
+    for collision in with_index(&docs, |index| index.collisions(None)) {
+        let (a, b) = (
+            &library.skills[collision.first],
+            &library.skills[collision.second],
+        );
+        // Two copies of one skill are HS501's to report.
+        if a.id == b.id {
+            continue;
+        }
+        out.push(finding(a, b, &collision));
+        out.push(finding(b, a, &collision));
+    }
+}
+
+/// `HS502` for one skill as edited, within `library`.
+pub(super) fn check_one(
+    skill: &Skill,
+    library: &Library,
+    target: Target,
+    out: &mut Vec<Diagnostic>,
+) {
+    if !Rule::RoutingCollision.applies_to(target) {
+        return;
+    }
+    // The edited skill replaces its saved version in place, so slots stay
+    // the library's indices.
+    let docs = RoutingDoc::from_library(library);
+    let edited = RoutingDoc::from_skill(skill);
+    let saved = docs.iter().find(|d| d.key == edited.key);
+    let (slot, found) = with_index(&docs, |index| {
+        let slot = index.upsert(&edited);
+        let found = index.collisions_of(&edited.key, None);
+        // Back to the library as saved, for the next keystroke.
+        match saved {
+            Some(saved) => {
+                index.upsert(saved);
+            }
+            None => {
+                index.remove(&edited.key);
+            }
+        }
+        (slot, found)
+    });
+    for collision in found {
+        let other = if collision.first == slot {
+            collision.second
+        } else {
+            collision.first
+        };
+        if let Some(other) = library.skills.get(other).filter(|o| o.id != skill.id) {
+            out.push(finding(skill, other, &collision));
+        }
+    }
+}
+
+/// The finding at `skill`'s description about its collision with `other`.
+fn finding(skill: &Skill, other: &Skill, collision: &Collision) -> Diagnostic {
+    let root = skill.yaml_root();
+    let range = root
+        .and_then(|r| r.get("description"))
+        .or_else(|| root.and_then(|r| r.get("name")))
+        .map_or(0..0, |node| node.span.clone());
+    let shared: Vec<&str> = collision
+        .shared
+        .iter()
+        .take(6)
+        .map(String::as_str)
+        .collect();
+    let closeness = match collision.semantic_similarity {
+        Some(s) => format!(
+            "term similarity {:.2}, semantic {:.2}",
+            collision.term_similarity, s
+        ),
+        None => format!("term similarity {:.2}", collision.term_similarity),
+    };
+    let mut finding = diagnostic(
+        skill,
+        Rule::RoutingCollision,
+        range,
+        format!(
+            "`{}` and `{}` ({}) describe the same requests; an agent will pick either (shared: {}; {closeness})",
+            skill.id,
+            other.id,
+            other.path.display(),
+            shared.join(", "),
+        ),
+    );
+    finding.help = Some(format!(
+        "say what only `{}` does, and when to use `{}` instead",
+        skill.id, other.id
+    ));
+    finding
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::library::{Filters, Library};
+    use crate::rules::check_library;
+
+    fn library(skills: &[(&str, &str)]) -> (tempfile::TempDir, Library) {
+        let tmp = tempfile::tempdir().unwrap();
+        for (name, description) in skills {
+            let dir = tmp.path().join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            let text = format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n");
+            std::fs::write(dir.join("SKILL.md"), text).unwrap();
+        }
+        let lib = Library::open(&[PathBuf::from(tmp.path())], &Filters::default()).unwrap();
+        (tmp, lib)
+    }
+
+    const SKILLS: &[(&str, &str)] = &[
+        (
+            "pdf-tools",
+            "Extract text and tables from PDF files. Use when the user asks to pull data out of a PDF.",
+        ),
+        (
+            "pdf-extract",
+            "Extracts the text and tables of PDF files. Use when asked to pull data out of a PDF document.",
+        ),
+        (
+            "pdf-forms",
+            "Fill and flatten PDF forms. Use when the user has a PDF form to complete and sign.",
+        ),
+        (
+            "spreadsheet",
+            "Build and edit spreadsheets with formulas and charts.",
+        ),
+        (
+            "git-commit",
+            "Write conventional commit messages for staged changes.",
+        ),
+    ];
+
+    fn collisions(lib: &Library) -> Vec<Diagnostic> {
+        check_library(lib, Target::All)
+            .into_iter()
+            .filter(|d| d.code == "HS502")
+            .collect()
+    }
+
+    #[test]
+    fn a_known_collision_is_reported_in_both_files_and_a_neighbour_is_not() {
+        let (_tmp, lib) = library(SKILLS);
+        let found = collisions(&lib);
+        assert_eq!(found.len(), 2, "{found:#?}");
+        let mut paths: Vec<String> = found
+            .iter()
+            .map(|d| {
+                d.path
+                    .parent()
+                    .unwrap()
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        paths.sort();
+        assert_eq!(paths, ["pdf-extract", "pdf-tools"]);
+        for finding in &found {
+            // At the description, line 3 of each file.
+            assert_eq!(finding.span.start.line, 3, "{finding:?}");
+            assert!(
+                finding.message.contains("`pdf-tools`")
+                    && finding.message.contains("`pdf-extract`")
+            );
+            assert!(finding.message.contains("tables"), "{}", finding.message);
+        }
+        // pdf-forms shares `PDF` and `use` words with both, but is a different job.
+        assert!(found.iter().all(|d| !d.message.contains("pdf-forms")));
+    }
+
+    #[test]
+    fn copies_of_one_skill_are_left_to_hs501() {
+        let tmp = tempfile::tempdir().unwrap();
+        for root in ["a", "b"] {
+            let dir = tmp.path().join(root).join("pdf-tools");
+            std::fs::create_dir_all(&dir).unwrap();
+            let text = format!("---\nname: pdf-tools\ndescription: {}\n---\n", SKILLS[0].1);
+            std::fs::write(dir.join("SKILL.md"), text).unwrap();
+        }
+        let lib = Library::open(&[PathBuf::from(tmp.path())], &Filters::default()).unwrap();
+        let found = check_library(&lib, Target::All);
+        assert!(found.iter().any(|d| d.code == "HS501"));
+        assert!(found.iter().all(|d| d.code != "HS502"), "{found:#?}");
+    }
+
+    #[test]
+    fn an_edit_finds_and_clears_its_own_collisions() {
+        let (_tmp, lib) = library(SKILLS);
+        let mut edited = lib
+            .skills
+            .iter()
+            .find(|s| s.id == "pdf-forms")
+            .unwrap()
+            .clone();
+        edited.meta.description = Some(SKILLS[0].1.to_owned());
+        let mut out = Vec::new();
+        check_one(&edited, &lib, Target::All, &mut out);
+        let others: Vec<&str> = out
+            .iter()
+            .filter_map(|d| {
+                ["`pdf-tools`", "`pdf-extract`"]
+                    .into_iter()
+                    .find(|n| d.message.contains(n))
+            })
+            .collect();
+        assert_eq!(others.len(), 2, "{out:#?}");
+
+        let spreadsheet = lib.skills.iter().find(|s| s.id == "spreadsheet").unwrap();
+        out.clear();
+        check_one(spreadsheet, &lib, Target::All, &mut out);
+        assert!(out.is_empty(), "{out:#?}");
+    }
+
+    #[test]
+    fn the_index_follows_edits_and_removals() {
+        let docs: Vec<RoutingDoc> = SKILLS
+            .iter()
+            .map(|(name, description)| RoutingDoc {
+                key: format!("/lib/{name}"),
+                id: (*name).into(),
+                name: (*name).into(),
+                description: (*description).into(),
+                when_to_use: None,
+                triggers: vec![],
+            })
+            .collect();
+        let mut index = CollisionIndex::new(&docs);
+        assert_eq!(index.collisions(None).len(), 1);
+        assert!(index.remove("/lib/pdf-extract"));
+        assert!(index.collisions(None).is_empty());
+        let mut forms = docs[2].clone();
+        forms.description = docs[0].description.clone();
+        index.upsert(&forms);
+        let found = index.collisions_of("/lib/pdf-forms", None);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].first_key, "/lib/pdf-tools");
+        // Embeddings add pairs that are close in meaning.
+        let mut vectors = HashMap::new();
+        vectors.insert("/lib/spreadsheet".to_owned(), vec![1.0, 0.0]);
+        vectors.insert("/lib/git-commit".to_owned(), vec![1.0, 0.0]);
+        let mut commit = docs[4].clone();
+        commit.description = "Build spreadsheet commit messages.".into();
+        index.upsert(&commit);
+        assert!(index.collisions_of("/lib/git-commit", None).is_empty());
+        assert_eq!(
+            index.collisions_of("/lib/git-commit", Some(&vectors)).len(),
+            1
+        );
+    }
+}
