@@ -252,6 +252,9 @@ pub(crate) fn print_estimate(provider: &dyn Provider, estimate: &CostEstimate) {
         estimate.request_tokens,
         estimate.tokenizer,
     );
+    if let Some(caveat) = &estimate.caveat {
+        eprintln!("{dim}agent: note:{dim:#} {caveat}");
+    }
 }
 
 /// A cancellation flag set by Ctrl+C. Calls in flight finish (or time out);

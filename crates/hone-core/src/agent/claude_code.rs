@@ -179,6 +179,12 @@ impl Provider for ClaudeCode {
         Tokenizer::claude()
     }
 
+    fn estimate_caveat(&self) -> Option<&'static str> {
+        Some(
+            "Claude Code adds its own system prompt and tools, which the estimate does not count; each run reports its real cost",
+        )
+    }
+
     fn prepare(&self, listing: &Listing) -> Result<(), AgentError> {
         self.project
             .get_or_init(|| make_project(listing).map_err(|e| e.to_string()))

@@ -124,6 +124,8 @@ pub struct CostEstimate {
     pub usd: Option<f64>,
     /// The same without prompt caching, for comparison.
     pub usd_without_caching: Option<f64>,
+    /// What the estimate leaves out for this provider.
+    pub caveat: Option<String>,
 }
 
 impl CostEstimate {
@@ -169,6 +171,7 @@ impl CostEstimate {
             price_entry: price.map(|(name, _)| name.to_owned()),
             usd: price.map(|(_, p)| p.of(&cached)),
             usd_without_caching: price.map(|(_, p)| p.of(&uncached)),
+            caveat: None,
         }
     }
 

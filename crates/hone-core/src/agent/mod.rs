@@ -216,6 +216,10 @@ pub trait Provider: Send + Sync {
     fn prompt_caching(&self) -> bool;
     /// The tokenizer cost estimates count with.
     fn tokenizer(&self) -> Tokenizer;
+    /// What the estimate cannot count for this provider, in words.
+    fn estimate_caveat(&self) -> Option<&'static str> {
+        None
+    }
     /// Work done once per listing before the first call.
     fn prepare(&self, _listing: &Listing) -> Result<(), AgentError> {
         Ok(())
@@ -377,7 +381,7 @@ impl Session<'_> {
                 }
             }
         }
-        CostEstimate::new(
+        let mut estimate = CostEstimate::new(
             calls,
             cached,
             tokenizer.label(),
@@ -385,7 +389,9 @@ impl Session<'_> {
             request_tokens,
             self.provider.prompt_caching(),
             price,
-        )
+        );
+        estimate.caveat = self.provider.estimate_caveat().map(str::to_owned);
+        estimate
     }
 
     /// Asks every request `runs` times, `jobs` calls at a time, reusing
@@ -953,5 +959,92 @@ mod tests {
                 .contains("run 2 of 2: HTTP 500")
         );
         assert!(outcome(&listing, &[Some(Ok(pick("pdf"))), None]).is_none());
+    }
+
+    /// Picks the first listed skill whose name is in the request, counting calls.
+    struct Scripted {
+        calls: AtomicUsize,
+    }
+
+    impl Provider for Scripted {
+        fn name(&self) -> &'static str {
+            "scripted"
+        }
+        fn model(&self) -> &str {
+            "m"
+        }
+        fn endpoint(&self) -> String {
+            "in-process".into()
+        }
+        fn prompt_caching(&self) -> bool {
+            false
+        }
+        fn tokenizer(&self) -> Tokenizer {
+            Tokenizer::o200k()
+        }
+        fn ask(&self, listing: &Listing, request: &str, _: &Cancel) -> Result<Answer, AgentError> {
+            self.calls.fetch_add(1, Ordering::SeqCst);
+            let name = listing
+                .skills
+                .iter()
+                .filter(|s| s.listed && listing.tool_description.contains(&format!("- {}", s.id)))
+                .find(|s| request.contains(&s.id))
+                .map(|s| s.id.clone());
+            Ok(match name {
+                Some(name) => pick(&name),
+                None => Answer {
+                    choice: Choice::NoSkill {
+                        text: String::new(),
+                    },
+                    ..pick("x")
+                },
+            })
+        }
+    }
+
+    #[test]
+    fn the_agent_ranker_ranks_through_its_cache_and_follows_edits() {
+        let dir = tempfile::tempdir().unwrap();
+        let skills = vec![
+            skill("pdf", "name: pdf\ndescription: Reads PDF forms."),
+            skill("deploy", "name: deploy\ndescription: Deploys the app."),
+        ];
+        let mut ranker = AgentRanker::new(
+            Box::new(Scripted {
+                calls: AtomicUsize::new(0),
+            }),
+            skills,
+            ListingStyle::ClaudeCode,
+            ListingSettings::new(200_000),
+            None,
+            Some(AnswerCache::new(dir.path())),
+        );
+        assert_eq!(
+            (ranker.kind(), ranker.runs(), ranker.len()),
+            (RankerKind::Agent, 3, 2)
+        );
+        let matches = ranker.rank("fill the pdf", 5).unwrap();
+        assert_eq!(
+            (matches[0].id.as_str(), matches[0].confidence),
+            ("pdf", 1.0)
+        );
+        assert_eq!(ranker.last_asked().unwrap().0, 3);
+        ranker.rank("fill the pdf", 5).unwrap();
+        assert_eq!(
+            ranker.last_asked().unwrap().0,
+            0,
+            "every run from the cache"
+        );
+        assert!(ranker.rank("hello", 5).unwrap().is_empty());
+
+        // An unsaved edit that hides the skill changes the listing and the answer.
+        let hash = ranker.listing().hash.clone();
+        let mut hidden = skill("pdf", "name: pdf\ndescription: Reads PDF forms.");
+        hidden.meta.disable_model_invocation = Some(true);
+        ranker.upsert_skill(hidden);
+        assert_ne!(ranker.listing().hash, hash);
+        assert!(ranker.rank("fill the pdf", 5).unwrap().is_empty());
+        assert!(ranker.remove("deploy").unwrap());
+        assert_eq!(ranker.len(), 1);
     }
 }
