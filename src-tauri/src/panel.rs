@@ -52,6 +52,7 @@ fn default_threshold(kind: RankerKind) -> f32 {
         RankerKind::Bm25 => bm25::Bm25Config::default().threshold,
         RankerKind::Semantic => semantic::SemanticConfig::default().threshold,
         RankerKind::Hybrid => hybrid::HybridConfig::default().threshold,
+        RankerKind::Agent => hone_core::agent::DEFAULT_TRIGGER_THRESHOLD,
     }
 }
 

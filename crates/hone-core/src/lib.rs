@@ -22,6 +22,7 @@
 //! assert_eq!(skill.body(), "# PDF\n");
 //! ```
 
+pub mod agent;
 pub mod catalog;
 pub mod diagnostic;
 pub mod document;

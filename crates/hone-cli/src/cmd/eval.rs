@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anstream::println;
+use anstream::{eprintln, println};
 use anstyle::{AnsiColor, Style};
 use hone_core::eval::report::{Comparison, METRIC_NAMES, MetricValues};
 use hone_core::eval::suite::{SUITES_DIR, library_suites, suite_files};
@@ -16,6 +16,15 @@ use hone_core::eval::suggest::{self, Change, Suggestions};
 use hone_core::library_settings::{CalibratedThreshold, LibrarySettings};
 use hone_core::rank::Ranker;
 
+use hone_core::agent::{
+    self, AgentEval, AgentSummary, DEFAULT_TRIGGER_THRESHOLD, EvalOptions, Listing, Session,
+};
+use hone_core::library::Library;
+use hone_core::rank::RankerKind;
+use hone_core::rank::hybrid::default_kind;
+use hone_core::skill::Skill;
+
+use super::agent::{SharedBar, cancel_on_ctrl_c, print_estimate};
 use super::search::{LazyBar, RankingArgs, build_ranker, open_library};
 
 #[derive(clap::Args)]
@@ -25,8 +34,15 @@ meaning no skill should be selected) or skill-creator trigger-eval JSON files na
 skill. A folder stands for its .yaml, .yml and .json files.
 Metrics: p_at_1 p_at_3 recall_at_3 hit_at_3 hit_at_5 mrr accuracy false_positive_rate \
 latency_ms_p50 latency_ms_p99.
+With --ranker agent each request is asked of a model --runs times; a case's pick is the skill \
+with the highest trigger rate, selected when the rate reaches --trigger-threshold. The cost is \
+estimated and printed before anything is sent; --max-cost refuses a run estimated above it and \
+stops before passing it. Answers are cached on disk, so an unchanged re-run costs nothing. \
+Ctrl+C stops: finished answers are kept and a partial report is written. Example:
+  hone eval skills skills/evals --ranker agent --provider anthropic --model claude-haiku-4-5 \\
+    --runs 3 --max-cost 1.00 --jobs 4
 Exit codes: 0 all gates pass, 1 a gate fails, 2 bad input (including suites naming skills the \
-library lacks).")]
+library lacks), 130 stopped by Ctrl+C (the report is partial).")]
 pub struct Args {
     /// The library: a folder of skills.
     #[arg(value_name = "LIBRARY")]
@@ -74,6 +90,9 @@ struct Output<'a> {
     comparison: Option<&'a Comparison>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     gates: Vec<GateOutcome<'a>>,
+    /// The agent's account: calls, cache, tokens, spend, agreement.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agent: Option<&'a AgentSummary>,
 }
 
 #[derive(Serialize)]
@@ -127,38 +146,44 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let library = open_library(&args.library)?;
     let suites = eval::resolve_suites(&suites, &Identities::from_library(&library))?;
     let ranking = &args.ranking;
-    let ranker = build_ranker(ranking.kind(), &library, ranking.model.as_deref())?;
-    let threshold = ranking.threshold(&args.library, ranker.as_ref())?;
-    if args.calibrate {
-        return calibrate(&args, ranker.as_ref(), &suites, threshold);
-    }
-    if let Some(skill) = &args.suggest {
-        let mut ranker = ranker;
-        let listing_cap = hone_core::catalog::project_listing_cap(&library.roots);
-        let found = suggest::suggest(
-            ranker.as_mut(),
-            &library,
-            &suites,
-            skill,
-            threshold,
-            listing_cap,
-        )?;
-        if args.format == Format::Json {
-            println!("{}", serde_json::to_string_pretty(&found)?);
-        } else {
-            print_suggestions(&found);
+    let (report, agent) = if ranking.kind() == RankerKind::Agent {
+        let result = run_agent(&args, &library, &suites)?;
+        (result.report, Some(result.agent))
+    } else {
+        let ranker = build_ranker(ranking.kind(), &library, ranking.model.as_deref())?;
+        let threshold = ranking.threshold(&args.library, ranker.as_ref())?;
+        if args.calibrate {
+            return calibrate(&args, ranker.as_ref(), &suites, threshold);
         }
-        return Ok(ExitCode::SUCCESS);
-    }
-    let options = RunOptions {
-        threshold,
-        library: args.library.display().to_string(),
+        if let Some(skill) = &args.suggest {
+            let mut ranker = ranker;
+            let listing_cap = hone_core::catalog::project_listing_cap(&library.roots);
+            let found = suggest::suggest(
+                ranker.as_mut(),
+                &library,
+                &suites,
+                skill,
+                threshold,
+                listing_cap,
+            )?;
+            if args.format == Format::Json {
+                println!("{}", serde_json::to_string_pretty(&found)?);
+            } else {
+                print_suggestions(&found);
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+        let options = RunOptions {
+            threshold,
+            library: args.library.display().to_string(),
+        };
+        let mut bar = LazyBar::new("evaluating");
+        let report = eval::run(ranker.as_ref(), &suites, &options, &mut |done, total| {
+            bar.update(done, total)
+        });
+        bar.finish();
+        (report, None)
     };
-    let mut bar = LazyBar::new("evaluating");
-    let report = eval::run(ranker.as_ref(), &suites, &options, &mut |done, total| {
-        bar.update(done, total)
-    });
-    bar.finish();
 
     let comparison = old_report.as_ref().map(|old| Comparison::new(old, &report));
     let gates: Vec<GateOutcome> = args
@@ -181,20 +206,154 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             report: &report,
             comparison: comparison.as_ref(),
             gates,
+            agent: agent.as_ref(),
         };
         println!("{}", serde_json::to_string_pretty(&output)?);
     } else {
         print_report(&report);
+        print_confusion(&report);
+        if let Some(agent) = &agent {
+            print_agent(agent);
+        }
         if let Some(comparison) = &comparison {
             print_comparison(comparison);
         }
         print_gates(&gates);
     }
-    Ok(if failed {
+    let cancelled = agent
+        .as_ref()
+        .is_some_and(|a| a.stopped.as_deref() == Some("cancelled"));
+    Ok(if cancelled {
+        ExitCode::from(130)
+    } else if failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Asks the model, after the cost preview, then measures how far each
+/// offline ranker agrees with it.
+fn run_agent(args: &Args, library: &Library, suites: &[Suite]) -> anyhow::Result<AgentEval> {
+    let ranking = &args.ranking;
+    let options = &ranking.agent;
+    let setup = options.setup(ranking.model.as_deref(), library)?;
+    let skills: Vec<&Skill> = library.skills.iter().collect();
+    let listing = Listing::new(&skills, options.listing, &setup.settings);
+    let provider = setup.provider.as_ref();
+    let session = Session {
+        provider,
+        listing: &listing,
+        cache: setup.cache.as_ref(),
+        read_cache: !options.refresh,
+        runs: setup.runs,
+    };
+    let requests: Vec<String> = suites
+        .iter()
+        .flat_map(|s| s.cases.iter().map(|c| c.query.clone()))
+        .collect();
+    let estimate = session.estimate(&requests, setup.prices.price(provider.model()));
+    print_estimate(provider, &estimate);
+    let budget = options.budget(provider.model(), &setup.prices, &estimate)?;
+    let cancel = cancel_on_ctrl_c();
+    let bar = SharedBar::new("asking the agent");
+    let eval_options = EvalOptions {
+        threshold: ranking.threshold.unwrap_or(DEFAULT_TRIGGER_THRESHOLD),
+        library: args.library.display().to_string(),
+        jobs: options.jobs as usize,
+        budget,
+    };
+    let mut result = agent::evaluate(
+        &session,
+        suites,
+        estimate,
+        &eval_options,
+        &cancel,
+        &|d, t| bar.update(d, t),
+    );
+    bar.finish();
+    // BM25 always; hybrid too where the embedding model is installed.
+    let mut offline = vec![RankerKind::Bm25];
+    let default = default_kind(None);
+    if default != RankerKind::Bm25 {
+        offline.push(default);
+    }
+    for kind in offline {
+        match build_ranker(kind, library, None) {
+            Ok(ranker) => {
+                let run_options = RunOptions {
+                    threshold: ranker.default_threshold(),
+                    library: eval_options.library.clone(),
+                };
+                let report = eval::run(ranker.as_ref(), suites, &run_options, &mut |_, _| {});
+                result
+                    .agent
+                    .agreement
+                    .push(eval::agreement(&result.report, &report));
+            }
+            Err(err) => eprintln!("hone: warning: no agreement with {kind}: {err}"),
+        }
+    }
+    Ok(result)
+}
+
+/// The cells of the confusion table off its diagonal: what was picked instead.
+fn print_confusion(report: &Report) {
+    let bold = Style::new().bold();
+    let dim = Style::new().dimmed();
+    let wrong: Vec<_> = report
+        .confusion
+        .iter()
+        .filter(|c| c.expected != c.picked)
+        .collect();
+    if wrong.is_empty() {
+        return;
+    }
+    println!();
+    println!("{bold}Picked instead{bold:#} {dim}(expected → picked, cases){dim:#}");
+    for cell in wrong {
+        println!("  {} → {}  ×{}", cell.expected, cell.picked, cell.count);
+    }
+}
+
+fn print_agent(agent: &AgentSummary) {
+    let bold = Style::new().bold();
+    let red = Style::new().bold().fg_color(Some(AnsiColor::Red.into()));
+    println!();
+    println!(
+        "{bold}Agent{bold:#} {} {} ({} listing, {} run(s) per request, trigger threshold {:.2})",
+        agent.provider, agent.model, agent.listing, agent.runs, agent.trigger_threshold
+    );
+    let spent = agent
+        .spent_usd
+        .map_or_else(|| "unpriced".to_owned(), |usd| format!("${usd:.4}"));
+    println!(
+        "  {} call(s) ({} failed, {} retries), {} answer(s) from the cache; tokens: {} input, {} cache write, {} cache read, {} output; spent {spent}",
+        agent.calls,
+        agent.failed_calls,
+        agent.retries,
+        agent.answers_from_cache,
+        agent.usage.input_tokens,
+        agent.usage.cache_write_tokens,
+        agent.usage.cache_read_tokens,
+        agent.usage.output_tokens
+    );
+    for agreement in &agent.agreement {
+        println!(
+            "  agreement with {}: {} ({} of {} cases pick the same skill, or none)",
+            agreement.ranker,
+            format_metric(agreement.share),
+            agreement.agreed,
+            agreement.cases
+        );
+    }
+    if agent.partial {
+        println!(
+            "  {red}PARTIAL{red:#}: {} case(s) not run ({})",
+            agent.cases_not_run,
+            agent.stopped.as_deref().unwrap_or("stopped")
+        );
+    }
 }
 
 fn format_metric(value: Option<f64>) -> String {

@@ -1,5 +1,6 @@
 //! One module per subcommand: its arguments and its `run`.
 
+pub(crate) mod agent;
 pub mod check;
 pub mod eval;
 pub mod model;

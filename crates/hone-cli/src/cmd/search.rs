@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use anstream::{eprintln, println};
 use anstyle::{AnsiColor, Style};
+use hone_core::agent::{AgentRanker, Session};
 use hone_core::library::{Filters, Library};
 use hone_core::library_settings::selection_threshold;
 use hone_core::rank::contrast::{Contrast, SkillSide, contrast};
@@ -15,11 +16,17 @@ use hone_core::rank::{self, Explanation, Match, Ranker, RankerKind, RoutingDoc, 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
+use super::agent::{AgentArgs, print_estimate};
+
 #[derive(clap::Args)]
 #[command(after_help = "\
 A request is plain text, never query syntax. Skills are ranked on what an agent sees when \
 choosing: name, description, when_to_use and triggers. Confidence is in [0, 1] and means the \
-same for every request; the top match is selected when its confidence reaches the threshold.")]
+same for every request; the top match is selected when its confidence reaches the threshold.
+With --ranker agent a model is asked instead (--runs times): a skill's confidence is its \
+trigger rate, the share of runs that loaded it. Example:
+  hone search skills \"squash my last commits\" --ranker agent --provider anthropic \\
+    --model claude-haiku-4-5 --runs 3")]
 pub struct Args {
     /// The library: a folder of skills (or one skill).
     #[arg(value_name = "LIBRARY")]
@@ -56,15 +63,22 @@ enum Format {
 /// `hone serve` share.
 #[derive(clap::Args)]
 pub(crate) struct RankingArgs {
-    /// bm25, semantic or hybrid [default: hybrid where an embedding model is installed, else bm25].
+    /// bm25, semantic, hybrid, or agent (ask a model: see the agent options) [default: hybrid
+    /// where an embedding model is installed, else bm25].
     #[arg(long, value_name = "RANKER", value_parser = parse_ranker)]
     pub ranker: Option<RankerKind>,
-    /// Confidence at which the top match is selected [default: the library's calibrated one (`hone eval --calibrate`), else the ranker's].
-    #[arg(long, value_name = "X", value_parser = parse_threshold)]
+    /// Confidence at which the top match is selected; for the agent, the trigger rate
+    /// [default: the library's calibrated one (`hone eval --calibrate`), else the ranker's; 0.5
+    /// for the agent].
+    #[arg(long, visible_alias = "trigger-threshold", value_name = "X", value_parser = parse_threshold)]
     pub threshold: Option<f32>,
-    /// Embedding model folder, for semantic and hybrid ranking [default: the installed model].
-    #[arg(long, value_name = "DIR")]
+    /// The embedding model folder for semantic and hybrid ranking [default: the installed
+    /// model]; with --ranker agent, the model that answers (claude-haiku-4-5, gpt-4.1-mini, an
+    /// Ollama model name, or a Claude Code model alias).
+    #[arg(long, value_name = "MODEL")]
     pub model: Option<PathBuf>,
+    #[command(flatten)]
+    pub agent: AgentArgs,
 }
 
 impl RankingArgs {
@@ -122,6 +136,39 @@ pub(crate) fn build_ranker(
     })?;
     bar.finish();
     Ok(ranker)
+}
+
+/// The agent as a ranker, after the cost preview and the `--max-cost` check
+/// for one request.
+fn agent_ranker(
+    ranking: &RankingArgs,
+    library: &Library,
+    query: &str,
+) -> anyhow::Result<Box<dyn Ranker>> {
+    let agent = &ranking.agent;
+    let setup = agent.setup(ranking.model.as_deref(), library)?;
+    let ranker = AgentRanker::new(
+        setup.provider,
+        library.skills.clone(),
+        agent.listing,
+        setup.settings.clone(),
+        Some(setup.runs),
+        setup.cache.clone().filter(|_| !agent.refresh),
+    );
+    let estimate = Session {
+        provider: ranker.provider(),
+        listing: ranker.listing(),
+        cache: setup.cache.as_ref(),
+        read_cache: !agent.refresh,
+        runs: ranker.runs(),
+    }
+    .estimate(
+        &[query.to_owned()],
+        setup.prices.price(ranker.provider().model()),
+    );
+    print_estimate(ranker.provider(), &estimate);
+    agent.budget(ranker.provider().model(), &setup.prices, &estimate)?;
+    Ok(Box::new(ranker))
 }
 
 /// A progress bar that appears only when work outlasts a moment, and only
@@ -190,7 +237,11 @@ struct MatchOutput<'a> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let library = open_library(&args.library)?;
     let ranking = &args.ranking;
-    let ranker = build_ranker(ranking.kind(), &library, ranking.model.as_deref())?;
+    let ranker = if ranking.kind() == RankerKind::Agent {
+        agent_ranker(ranking, &library, &args.query)?
+    } else {
+        build_ranker(ranking.kind(), &library, ranking.model.as_deref())?
+    };
     let threshold = ranking.threshold(&args.library, ranker.as_ref())?;
     if let Some(expected) = &args.why {
         let docs = RoutingDoc::from_library(&library);
@@ -345,6 +396,18 @@ fn print_explanation(explanation: &Explanation, doc: Option<&RoutingDoc>) {
         }
         Explanation::Semantic(semantic) => {
             println!("    {dim}similarity {:.3}{dim:#}", semantic.similarity);
+        }
+        Explanation::Agent(agent) => {
+            let mut line = format!("picked in {} of {} run(s)", agent.picks, agent.runs);
+            if let Some(ll) = agent.log_likelihood {
+                line.push_str(&format!(", log-likelihood {ll:.3}"));
+            }
+            if let Some(name) = &agent.unknown_name {
+                line.push_str(&format!(
+                    ", named `{name}`, which is not a skill of the library"
+                ));
+            }
+            println!("    {dim}{line}{dim:#}");
         }
         Explanation::Hybrid(hybrid) => {
             if let Some(keyword) = &hybrid.keyword {

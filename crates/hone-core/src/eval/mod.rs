@@ -22,7 +22,10 @@ use std::time::Instant;
 use crate::library::Library;
 use crate::rank::{Ranker, RoutingDoc};
 
-pub use report::{CaseReport, Comparison, Gate, MetricValues, Metrics, RankedSkill, Report};
+pub use report::{
+    Agreement, CaseReport, Comparison, ConfusionCell, Gate, MetricValues, Metrics, RankedSkill,
+    Report, agreement, confusion,
+};
 pub use suite::{Case, Suite, SuiteError};
 
 /// How deep each ranking goes: MRR and the rank of the first expected skill
@@ -163,18 +166,20 @@ pub fn run(
             progress(cases.len(), total);
         }
     }
-    let metrics = Metrics::of(&cases);
-    let suite = suites
+    Report::new(
+        suite_label(suites),
+        options.library.clone(),
+        ranker.kind(),
+        options.threshold,
+        cases,
+    )
+}
+
+/// The suites' names as a report labels them.
+pub fn suite_label(suites: &[Suite]) -> String {
+    suites
         .iter()
         .map(|s| s.name.as_str())
         .collect::<Vec<_>>()
-        .join(", ");
-    Report {
-        suite,
-        library: options.library.clone(),
-        ranker: ranker.kind(),
-        threshold: options.threshold,
-        metrics,
-        cases,
-    }
+        .join(", ")
 }

@@ -37,6 +37,17 @@
 //! ```
 //!
 //! `expect` is `null` for a reject-only case; `top` holds at most 3 matches.
+//!
+//! ## Confusion
+//!
+//! `confusion` counts, over the positive and negative cases, which skill was
+//! picked for which expected one: `{"expected": "deploy", "picked": "release",
+//! "count": 3}`. The expected skill is a case's first `expect` entry, or
+//! `(none)` for a negative; the pick is the selected top match, `(none)` when
+//! nothing is selected, `(error)` when the ranker failed. The diagonal
+//! (`expected == picked`) holds the right picks, so the table draws as a
+//! heatmap; every other cell is a failure and names the skill picked instead.
+//! [`agreement`] compares the top picks of two runs over the same suites.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -54,7 +65,103 @@ pub struct Report {
     pub threshold: f32,
     pub metrics: Metrics,
     pub cases: Vec<CaseReport>,
+    /// Expected skill → picked skill, with counts (see the module docs).
+    #[serde(default)]
+    pub confusion: Vec<ConfusionCell>,
 }
+
+impl Report {
+    /// The report of `cases`, with its metrics and confusion table.
+    pub fn new(
+        suite: String,
+        library: String,
+        ranker: RankerKind,
+        threshold: f32,
+        cases: Vec<CaseReport>,
+    ) -> Report {
+        Report {
+            suite,
+            library,
+            ranker,
+            threshold,
+            metrics: Metrics::of(&cases),
+            confusion: confusion(&cases),
+            cases,
+        }
+    }
+}
+
+/// The name a confusion cell uses for "no skill".
+pub const NO_SKILL: &str = "(none)";
+/// The name a confusion cell uses for a case the ranker failed on.
+pub const RANKER_ERROR: &str = "(error)";
+
+/// How many cases expecting `expected` picked `picked`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConfusionCell {
+    pub expected: String,
+    pub picked: String,
+    pub count: usize,
+}
+
+/// The confusion table of `cases`, sorted by expected then picked skill.
+pub fn confusion(cases: &[CaseReport]) -> Vec<ConfusionCell> {
+    let mut counts: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for case in cases {
+        let expected = match case.expect.as_deref() {
+            None => continue,
+            Some([]) => NO_SKILL.to_owned(),
+            Some([first, ..]) => first.clone(),
+        };
+        *counts.entry((expected, case.pick())).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .map(|((expected, picked), count)| ConfusionCell {
+            expected,
+            picked,
+            count,
+        })
+        .collect()
+}
+
+/// How often two runs over the same cases made the same top pick.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Agreement {
+    /// The ranker compared with.
+    pub ranker: RankerKind,
+    /// Cases found in both runs (matched by suite, line and request).
+    pub cases: usize,
+    /// Cases where both picked the same skill, or both picked none.
+    pub agreed: usize,
+    /// `agreed / cases`; `None` without a common case.
+    pub share: Option<f64>,
+}
+
+/// The agreement of `other`'s top picks with `base`'s.
+pub fn agreement(base: &Report, other: &Report) -> Agreement {
+    let picks: HashMap<(&str, u32, &str), String> = other
+        .cases
+        .iter()
+        .map(|c| ((c.suite.as_str(), c.line, c.query.as_str()), c.pick()))
+        .collect();
+    let (mut cases, mut agreed) = (0, 0);
+    for case in &base.cases {
+        if let Some(pick) = picks.get(&(case.suite.as_str(), case.line, case.query.as_str())) {
+            cases += 1;
+            agreed += usize::from(*pick == case.pick());
+        }
+    }
+    Agreement {
+        ranker: other.ranker,
+        cases,
+        agreed,
+        share: (cases > 0).then(|| agreed as f64 / cases as f64),
+    }
+}
+
+/// The failure of a positive case with no match at all.
+const NO_MATCH: &str = "no skill matched";
 
 /// A match as the report keeps it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -90,7 +197,7 @@ pub struct CaseReport {
 }
 
 impl CaseReport {
-    pub(super) fn new(
+    pub(crate) fn new(
         suite: &str,
         case: &Case,
         ranked: Result<Vec<Match>, RankError>,
@@ -123,7 +230,7 @@ impl CaseReport {
                 .then(|| format!("nothing should be selected, but `{}` was", selected[0]))
         } else if case.is_positive() {
             match top_match {
-                None => Some("no skill matched".to_owned()),
+                None => Some(NO_MATCH.to_owned()),
                 Some(m) if !expected(&m.id) => Some(format!(
                     "top match `{}` is not expected (first expected at rank {})",
                     m.id,
@@ -165,6 +272,22 @@ impl CaseReport {
 
     fn is_positive(&self) -> bool {
         self.expect.as_ref().is_some_and(|e| !e.is_empty())
+    }
+
+    /// The case's pick as the confusion table names it: the selected top
+    /// match, [`NO_SKILL`] or [`RANKER_ERROR`].
+    pub fn pick(&self) -> String {
+        if self.top.is_empty() && self.failure.is_some() && self.ranked.is_empty() {
+            // A ranker error leaves no match at all; "no skill matched" is
+            // told apart by its message.
+            if self.failure.as_deref() != Some(NO_MATCH) {
+                return RANKER_ERROR.to_owned();
+            }
+        }
+        self.selected
+            .first()
+            .cloned()
+            .unwrap_or_else(|| NO_SKILL.to_owned())
     }
 
     fn is_negative(&self) -> bool {
@@ -508,14 +631,83 @@ mod tests {
     }
 
     fn report(cases: Vec<CaseReport>) -> Report {
-        Report {
-            suite: "s".into(),
-            library: "l".into(),
-            ranker: RankerKind::Bm25,
-            threshold: 0.5,
-            metrics: Metrics::of(&cases),
-            cases,
+        Report::new("s".into(), "l".into(), RankerKind::Bm25, 0.5, cases)
+    }
+
+    #[test]
+    fn confusion_counts_expected_against_picked_and_agreement_compares_picks() {
+        let cases = vec![
+            CaseReport::new(
+                "s",
+                &case(Some(&["a"]), &[], "d"),
+                ranked(&[("a", 0.9)]),
+                0.5,
+                1.0,
+            ),
+            CaseReport::new(
+                "s",
+                &case(Some(&["a"]), &[], "d"),
+                ranked(&[("b", 0.9)]),
+                0.5,
+                1.0,
+            ),
+            CaseReport::new(
+                "s",
+                &case(Some(&["a"]), &[], "d"),
+                ranked(&[("a", 0.1)]),
+                0.5,
+                1.0,
+            ),
+            CaseReport::new(
+                "s",
+                &case(Some(&[]), &[], "n"),
+                ranked(&[("b", 0.9)]),
+                0.5,
+                1.0,
+            ),
+            CaseReport::new(
+                "s",
+                &case(Some(&["b"]), &[], "e"),
+                Err(RankError::Agent("malformed answer".into())),
+                0.5,
+                1.0,
+            ),
+            // Reject-only cases expect nothing in particular: not counted.
+            CaseReport::new(
+                "s",
+                &case(None, &["a"], "r"),
+                ranked(&[("a", 0.9)]),
+                0.5,
+                1.0,
+            ),
+        ];
+        let mut cases = cases;
+        // Cases are matched across runs by suite, line and request.
+        for (line, case) in cases.iter_mut().enumerate() {
+            case.line = line as u32 + 1;
         }
+        let table: Vec<(String, String, usize)> = confusion(&cases)
+            .into_iter()
+            .map(|c| (c.expected, c.picked, c.count))
+            .collect();
+        let cell = |e: &str, p: &str, n| (e.to_owned(), p.to_owned(), n);
+        // Same query text: the first two cases share it, which is fine here.
+        assert_eq!(
+            table,
+            vec![
+                cell(NO_SKILL, "b", 1),
+                cell("a", NO_SKILL, 1),
+                cell("a", "a", 1),
+                cell("a", "b", 1),
+                cell("b", RANKER_ERROR, 1),
+            ]
+        );
+        let base = report(cases.clone());
+        assert_eq!(base.confusion.len(), 5);
+        let json = serde_json::to_value(&base).unwrap();
+        assert_eq!(json["confusion"][0]["picked"], "b");
+        let same = agreement(&base, &report(cases));
+        assert_eq!((same.cases > 0, same.share), (true, Some(1.0)));
     }
 
     #[test]

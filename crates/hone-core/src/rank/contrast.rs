@@ -180,7 +180,8 @@ fn side(doc: &RoutingDoc, matches: &[Match], request: &str) -> SkillSide {
         Some(Explanation::Keyword(k)) => (Some(k.clone()), None),
         Some(Explanation::Semantic(s)) => (None, Some(s)),
         Some(Explanation::Hybrid(h)) => (h.keyword.clone(), h.semantic.as_ref()),
-        None => (None, None),
+        // The model gives no word-level evidence: the words are found directly.
+        Some(Explanation::Agent(_)) | None => (None, None),
     };
     // A skill the keyword side did not rank, or a semantic-only ranking,
     // still shows which words its fields contain.

@@ -37,6 +37,8 @@ pub fn field_highlights(doc: &RoutingDoc, explanation: &Explanation) -> Vec<Fiel
         Explanation::Keyword(k) => (Some(k), None),
         Explanation::Semantic(s) => (None, Some(s)),
         Explanation::Hybrid(h) => (h.keyword.as_ref(), h.semantic.as_ref()),
+        // A model's pick has no word-level evidence to highlight.
+        Explanation::Agent(_) => (None, None),
     };
     let strongest_part = semantic.and_then(|s| s.parts.first());
     RoutingField::ALL

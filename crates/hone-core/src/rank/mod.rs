@@ -151,9 +151,12 @@ pub enum RankerKind {
     Semantic,
     /// A fusion of keyword and semantic ranking.
     Hybrid,
+    /// A language model asked which skill it would load ([`crate::agent`]).
+    Agent,
 }
 
 impl RankerKind {
+    /// The offline rankers: built from the library alone, free to run.
     pub const ALL: [RankerKind; 3] = [RankerKind::Bm25, RankerKind::Semantic, RankerKind::Hybrid];
 
     pub fn as_str(self) -> &'static str {
@@ -161,6 +164,7 @@ impl RankerKind {
             RankerKind::Bm25 => "bm25",
             RankerKind::Semantic => "semantic",
             RankerKind::Hybrid => "hybrid",
+            RankerKind::Agent => "agent",
         }
     }
 }
@@ -177,8 +181,11 @@ impl FromStr for RankerKind {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         RankerKind::ALL
             .into_iter()
+            .chain([RankerKind::Agent])
             .find(|kind| kind.as_str().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| format!("unknown ranker `{s}` (expected bm25, semantic or hybrid)"))
+            .ok_or_else(|| {
+                format!("unknown ranker `{s}` (expected bm25, semantic, hybrid or agent)")
+            })
     }
 }
 
@@ -204,6 +211,23 @@ pub enum Explanation {
     Keyword(KeywordExplanation),
     Semantic(SemanticExplanation),
     Hybrid(HybridExplanation),
+    Agent(AgentExplanation),
+}
+
+/// What a model answered over its runs (filled in by the agent ranker).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AgentExplanation {
+    /// Runs that answered.
+    pub runs: usize,
+    /// Runs that picked this skill.
+    pub picks: usize,
+    /// The model's log-likelihood of naming this skill, for a provider that
+    /// scores every skill instead of picking one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_likelihood: Option<f64>,
+    /// The name as the model wrote it, when it is not a skill of the library.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unknown_name: Option<String>,
 }
 
 /// Keyword evidence: which query terms matched which fields, and how much each
@@ -289,6 +313,8 @@ pub enum RankError {
     /// A [`live::LiveRankers`] was asked for a kind it has not been given.
     #[error("the {0} ranker is not ready")]
     NotBuilt(RankerKind),
+    #[error("agent: {0}")]
+    Agent(String),
 }
 
 /// Orders routing documents for a request. Object-safe: the app and the eval
@@ -353,6 +379,11 @@ pub fn build(
             Box::new(semantic::SemanticRanker::new(embedder()?, docs, progress)?)
         }
         RankerKind::Hybrid => Box::new(hybrid::HybridRanker::new(embedder()?, docs, progress)?),
+        RankerKind::Agent => {
+            return Err(RankError::Agent(
+                "the agent ranker needs a provider and a model: build it with hone_core::agent::AgentRanker".into(),
+            ));
+        }
     })
 }
 

@@ -1,0 +1,380 @@
+//! The `claude` CLI itself, run headless: the slowest and most faithful mode.
+//!
+//! The library is copied into a scratch project's `.claude/skills/<folder>/`,
+//! where Claude Code discovers project skills, so the model sees the listing
+//! Claude Code really builds (its budget, its wording). Each request runs
+//! `claude --print --output-format stream-json --verbose` in that project
+//! with the request on standard input (never as an argument: a request may
+//! start with `-`). The pick is the first `Skill` tool call, or the first
+//! `Read` of a `SKILL.md` under `.claude/skills/`, attributed to the skill by
+//! its folder; the process is stopped as soon as it is known. `--max-turns`
+//! bounds what a run can do when no skill is picked.
+//!
+//! Claude Code uses its own login; Hone passes no key. This mode was tested
+//! against recorded transcripts replayed by a stand-in executable, not
+//! against a live `claude`.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::http::excerpt;
+use super::listing::{Listing, SKILL_TOOL};
+use super::providers::skill_argument;
+use super::{AgentError, Answer, Cancel, Choice, Provider, Usage};
+use crate::tokens::Tokenizer;
+
+/// The environment variable naming the `claude` executable.
+pub const CLAUDE_BIN_ENV: &str = "HONE_CLAUDE";
+/// Turns a run may take when the model does not pick a skill at once.
+const MAX_TURNS: &str = "3";
+/// Largest file copied into the scratch project.
+const MAX_COPIED_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The `claude` CLI as a provider.
+pub struct ClaudeCode {
+    program: PathBuf,
+    model: String,
+    timeout: Duration,
+    project: OnceLock<Result<tempfile::TempDir, String>>,
+}
+
+impl ClaudeCode {
+    /// `program` defaults to `$HONE_CLAUDE`, else `claude` on the `PATH`.
+    pub fn new(model: &str, program: Option<&Path>, timeout: Duration) -> ClaudeCode {
+        let program = program
+            .map(Path::to_path_buf)
+            .or_else(|| std::env::var_os(CLAUDE_BIN_ENV).map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from("claude"));
+        ClaudeCode {
+            program,
+            model: model.to_owned(),
+            timeout,
+            project: OnceLock::new(),
+        }
+    }
+
+    /// The scratch project, once [`Provider::prepare`] made it.
+    pub fn project_dir(&self) -> Option<&Path> {
+        match self.project.get() {
+            Some(Ok(dir)) => Some(dir.path()),
+            _ => None,
+        }
+    }
+
+    fn run(
+        &self,
+        project: &Path,
+        listing: &Listing,
+        request: &str,
+        cancel: &Cancel,
+    ) -> Result<Answer, AgentError> {
+        let mut command = Command::new(&self.program);
+        command
+            .args(["--print", "--output-format", "stream-json", "--verbose"])
+            .args(["--max-turns", MAX_TURNS]);
+        if !self.model.is_empty() {
+            command.args(["--model", &self.model]);
+        }
+        let mut child = command
+            .current_dir(project)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| {
+                AgentError::Process(format!(
+                    "cannot run `{}` ({e}); install Claude Code or name it with --claude-bin or ${CLAUDE_BIN_ENV}",
+                    self.program.display()
+                ))
+            })?;
+        if let Some(mut stdin) = child.stdin.take() {
+            // A closed pipe means the process is already gone; its exit says why.
+            let _ = stdin.write_all(request.as_bytes());
+        }
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let stderr_reader = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = BufReader::new(stderr)
+                .take(64 * 1024)
+                .read_to_string(&mut text);
+            text
+        });
+        let child = Arc::new(Mutex::new(child));
+        let watchdog = Watchdog::start(Arc::clone(&child), self.timeout, cancel.clone());
+        let outcome = read_transcript(BufReader::new(stdout), project, listing);
+        if outcome.choice.is_some() {
+            // The pick is known: the rest of the run would only cost.
+            let _ = child.lock().unwrap_or_else(|p| p.into_inner()).kill();
+        }
+        // Poll rather than wait under the lock, so the watchdog can still kill.
+        let status = loop {
+            match child.lock().unwrap_or_else(|p| p.into_inner()).try_wait() {
+                Ok(Some(status)) => break Ok(status),
+                Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+                Err(e) => break Err(e),
+            }
+        };
+        let reason = watchdog.stop();
+        let stderr = stderr_reader.join().unwrap_or_default();
+        if let Some(reason) = reason {
+            return Err(reason);
+        }
+        let status = status.map_err(|e| AgentError::Process(e.to_string()))?;
+        match outcome.choice {
+            Some(choice) => Ok(Answer {
+                choice,
+                usage: outcome.usage,
+                cost_usd: outcome.cost_usd,
+                attempts: 1,
+            }),
+            None if outcome.result_seen && status.success() => Ok(Answer {
+                choice: Choice::NoSkill {
+                    text: excerpt(&outcome.text),
+                },
+                usage: outcome.usage,
+                cost_usd: outcome.cost_usd,
+                attempts: 1,
+            }),
+            None => Err(AgentError::Process(format!(
+                "`claude` ended ({status}) before its answer was complete{}: {}",
+                outcome
+                    .malformed
+                    .map(|m| format!(" (unreadable line: {m})"))
+                    .unwrap_or_default(),
+                excerpt(if stderr.trim().is_empty() {
+                    "no message"
+                } else {
+                    &stderr
+                })
+            ))),
+        }
+    }
+}
+
+impl Provider for ClaudeCode {
+    fn name(&self) -> &'static str {
+        "claude-code"
+    }
+
+    fn model(&self) -> &str {
+        &self.model
+    }
+
+    fn endpoint(&self) -> String {
+        self.program.display().to_string()
+    }
+
+    fn prompt_caching(&self) -> bool {
+        // Claude Code caches its own prompt.
+        true
+    }
+
+    fn tokenizer(&self) -> Tokenizer {
+        Tokenizer::claude()
+    }
+
+    fn estimate_caveat(&self) -> Option<&'static str> {
+        Some(
+            "Claude Code adds its own system prompt and tools, which the estimate does not count; each run reports its real cost",
+        )
+    }
+
+    fn prepare(&self, listing: &Listing) -> Result<(), AgentError> {
+        self.project
+            .get_or_init(|| make_project(listing).map_err(|e| e.to_string()))
+            .as_ref()
+            .map(|_| ())
+            .map_err(|e| AgentError::Process(format!("cannot make the scratch project: {e}")))
+    }
+
+    fn ask(&self, listing: &Listing, request: &str, cancel: &Cancel) -> Result<Answer, AgentError> {
+        self.prepare(listing)?;
+        let project = self.project_dir().expect("prepared above");
+        self.run(project, listing, request, cancel)
+    }
+}
+
+/// A scratch project holding the library under `.claude/skills/`.
+fn make_project(listing: &Listing) -> std::io::Result<tempfile::TempDir> {
+    let project = tempfile::Builder::new().prefix("hone-agent-").tempdir()?;
+    let skills = project.path().join(".claude").join("skills");
+    std::fs::create_dir_all(&skills)?;
+    for skill in &listing.skills {
+        let Some(folder) = skill.dir.file_name() else {
+            continue;
+        };
+        copy_tree(&skill.dir, &skills.join(folder))?;
+    }
+    Ok(project)
+}
+
+/// Copies a skill folder's regular files (links are not followed: the
+/// scratch project must not reach outside the library).
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    for entry in walkdir::WalkDir::new(from).follow_links(false) {
+        let entry = entry.map_err(std::io::Error::other)?;
+        let relative = entry
+            .path()
+            .strip_prefix(from)
+            .map_err(std::io::Error::other)?;
+        let target = to.join(relative);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target)?;
+        } else if entry.file_type().is_file() && entry.metadata()?.len() <= MAX_COPIED_FILE_BYTES {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// What a stream-json transcript said, as far as it went.
+#[derive(Default)]
+struct Transcript {
+    choice: Option<Choice>,
+    usage: Usage,
+    cost_usd: Option<f64>,
+    text: String,
+    result_seen: bool,
+    malformed: Option<String>,
+}
+
+/// Reads stream-json lines until the pick is known or the stream ends.
+fn read_transcript(reader: impl BufRead, project: &Path, listing: &Listing) -> Transcript {
+    let mut transcript = Transcript::default();
+    for line in reader.lines() {
+        let Ok(line) = line else { break };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let event: Value = match serde_json::from_str(&line) {
+            Ok(event) => event,
+            Err(_) => {
+                transcript.malformed = Some(excerpt(&line));
+                continue;
+            }
+        };
+        match event.get("type").and_then(Value::as_str) {
+            Some("assistant") => {
+                let content = event.pointer("/message/content").and_then(Value::as_array);
+                for block in content.into_iter().flatten() {
+                    match block.get("type").and_then(Value::as_str) {
+                        Some("text") => transcript
+                            .text
+                            .push_str(block.get("text").and_then(Value::as_str).unwrap_or("")),
+                        Some("tool_use") => {
+                            if let Some(choice) = pick_of(block, project, listing) {
+                                transcript.choice = Some(choice);
+                            }
+                        }
+                        _ => {}
+                    }
+                    if transcript.choice.is_some() {
+                        break;
+                    }
+                }
+                add_usage(&mut transcript.usage, event.pointer("/message/usage"));
+            }
+            Some("result") => {
+                transcript.result_seen = true;
+                transcript.cost_usd = event.get("total_cost_usd").and_then(Value::as_f64);
+                if let Some(text) = event.get("result").and_then(Value::as_str) {
+                    transcript.text = text.to_owned();
+                }
+                if event.get("usage").is_some() {
+                    transcript.usage = Usage::default();
+                    add_usage(&mut transcript.usage, event.get("usage"));
+                }
+            }
+            _ => {}
+        }
+        if transcript.choice.is_some() {
+            break;
+        }
+    }
+    transcript
+}
+
+fn add_usage(usage: &mut Usage, json: Option<&Value>) {
+    let Some(json) = json else { return };
+    let count = |key: &str| json.get(key).and_then(Value::as_u64).unwrap_or(0);
+    usage.input_tokens += count("input_tokens");
+    usage.output_tokens += count("output_tokens");
+    usage.cache_write_tokens += count("cache_creation_input_tokens");
+    usage.cache_read_tokens += count("cache_read_input_tokens");
+}
+
+/// The pick a tool call makes, if it makes one. A `Read` of a `SKILL.md` is
+/// attributed to the skill whose folder it reads.
+fn pick_of(block: &Value, project: &Path, listing: &Listing) -> Option<Choice> {
+    let input = block.get("input");
+    match block.get("name").and_then(Value::as_str)? {
+        SKILL_TOOL => skill_argument(input).map(|name| Choice::Skill { name }),
+        "Read" => {
+            let path = input?.get("file_path").and_then(Value::as_str)?;
+            let folder = skill_folder_read(Path::new(path), project)?;
+            let name = listing
+                .skills
+                .iter()
+                .find(|s| s.dir.file_name().is_some_and(|f| f == folder.as_str()))
+                .map_or(folder.clone(), |s| s.id.clone());
+            Some(Choice::Skill { name })
+        }
+        _ => None,
+    }
+}
+
+/// The folder of `.claude/skills/<folder>/SKILL.md` that `path` reads.
+fn skill_folder_read(path: &Path, project: &Path) -> Option<String> {
+    if path.file_name()? != "SKILL.md" {
+        return None;
+    }
+    let folder = path.parent()?;
+    let skills = folder.parent()?;
+    let under_project = skills.ends_with(Path::new(".claude").join("skills"))
+        && (skills.starts_with(project) || path.is_relative());
+    under_project.then(|| folder.file_name()?.to_str().map(str::to_owned))?
+}
+
+/// Kills the process past the timeout or on cancellation.
+struct Watchdog {
+    done: Arc<std::sync::atomic::AtomicBool>,
+    thread: std::thread::JoinHandle<Option<AgentError>>,
+}
+
+impl Watchdog {
+    fn start(child: Arc<Mutex<Child>>, timeout: Duration, cancel: Cancel) -> Watchdog {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let done = Arc::new(AtomicBool::new(false));
+        let finished = Arc::clone(&done);
+        let thread = std::thread::spawn(move || {
+            let started = Instant::now();
+            while !finished.load(Ordering::Acquire) {
+                let reason = if cancel.is_cancelled() {
+                    Some(AgentError::Cancelled)
+                } else if started.elapsed() >= timeout {
+                    Some(AgentError::Timeout)
+                } else {
+                    None
+                };
+                if let Some(reason) = reason {
+                    let _ = child.lock().unwrap_or_else(|p| p.into_inner()).kill();
+                    return Some(reason);
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            None
+        });
+        Watchdog { done, thread }
+    }
+
+    fn stop(self) -> Option<AgentError> {
+        self.done.store(true, std::sync::atomic::Ordering::Release);
+        self.thread.join().unwrap_or(None)
+    }
+}

@@ -1,0 +1,376 @@
+//! The HTTP providers: Anthropic's Messages API and the OpenAI
+//! chat-completions wire format (OpenAI, and the local servers that speak it:
+//! Ollama, llama.cpp's server, vLLM).
+//!
+//! Both offer the model one tool, `Skill`, and read what it calls. Keys come
+//! from the environment and travel only in request headers.
+
+use serde_json::{Value, json};
+
+use super::http::{Header, Http, HttpPolicy, excerpt};
+use super::listing::{Listing, ListingStyle, SKILL_TOOL, skill_tool_schema};
+use super::{AgentError, Answer, Cancel, Choice, Provider, Usage};
+use crate::tokens::Tokenizer;
+
+/// The environment variable holding the Anthropic key.
+pub const ANTHROPIC_KEY_ENV: &str = "ANTHROPIC_API_KEY";
+/// The environment variable holding the OpenAI key.
+pub const OPENAI_KEY_ENV: &str = "OPENAI_API_KEY";
+/// Anthropic's API.
+pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
+/// OpenAI's API.
+pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+/// The Messages API version sent.
+const ANTHROPIC_VERSION: &str = "2023-06-01";
+/// Room for a short preamble and the tool call.
+const MAX_OUTPUT_TOKENS: u32 = 256;
+
+/// A key that never prints.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Secret {
+        Secret(value.into())
+    }
+
+    fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(…)")
+    }
+}
+
+/// Reads a key from `var`; `None` when unset or empty.
+pub fn key_from_env(var: &str) -> Option<Secret> {
+    std::env::var(var)
+        .ok()
+        .filter(|k| !k.trim().is_empty())
+        .map(|k| Secret::new(k.trim()))
+}
+
+/// Claude through the Messages API with tool use.
+pub struct Anthropic {
+    http: Http,
+    base_url: String,
+    key: Secret,
+    model: String,
+    /// Mark the listing with `cache_control` (Anthropic's prompt caching).
+    prompt_caching: bool,
+}
+
+impl Anthropic {
+    pub fn new(
+        model: &str,
+        key: Secret,
+        base_url: Option<&str>,
+        policy: HttpPolicy,
+        prompt_caching: bool,
+    ) -> Anthropic {
+        Anthropic {
+            http: Http::new(policy),
+            base_url: base_url
+                .unwrap_or(ANTHROPIC_BASE_URL)
+                .trim_end_matches('/')
+                .to_owned(),
+            key,
+            model: model.to_owned(),
+            prompt_caching,
+        }
+    }
+
+    /// The request body for `request`: the listing is the `Skill` tool's
+    /// description (or the system prompt), marked for caching; the request
+    /// is the one user turn.
+    pub fn body(&self, listing: &Listing, request: &str) -> Value {
+        let cache = json!({"type": "ephemeral"});
+        let mut tool = json!({
+            "name": SKILL_TOOL,
+            "description": listing.tool_description,
+            "input_schema": skill_tool_schema(),
+        });
+        let mut body = json!({
+            "model": self.model,
+            "max_tokens": MAX_OUTPUT_TOKENS,
+            "messages": [{"role": "user", "content": request}],
+        });
+        match (&listing.system, listing.style) {
+            (Some(system), ListingStyle::Agentskills) => {
+                let mut block = json!({"type": "text", "text": system});
+                if self.prompt_caching {
+                    // Tools precede the system prompt in the cached prefix:
+                    // this breakpoint caches both.
+                    block["cache_control"] = cache;
+                }
+                body["system"] = json!([block]);
+            }
+            _ => {
+                if self.prompt_caching {
+                    tool["cache_control"] = cache;
+                }
+            }
+        }
+        body["tools"] = json!([tool]);
+        body
+    }
+}
+
+impl Provider for Anthropic {
+    fn name(&self) -> &'static str {
+        "anthropic"
+    }
+
+    fn model(&self) -> &str {
+        &self.model
+    }
+
+    fn endpoint(&self) -> String {
+        self.base_url.clone()
+    }
+
+    fn prompt_caching(&self) -> bool {
+        self.prompt_caching
+    }
+
+    fn tokenizer(&self) -> Tokenizer {
+        Tokenizer::claude()
+    }
+
+    fn ask(&self, listing: &Listing, request: &str, cancel: &Cancel) -> Result<Answer, AgentError> {
+        let url = format!("{}/v1/messages", self.base_url);
+        let headers = [
+            Header {
+                name: "x-api-key",
+                value: self.key.expose(),
+            },
+            Header {
+                name: "anthropic-version",
+                value: ANTHROPIC_VERSION,
+            },
+        ];
+        let (answer, attempts) =
+            self.http
+                .post_json(&url, &headers, &self.body(listing, request), cancel)?;
+        let mut answer = parse_anthropic(&answer)?;
+        answer.attempts = attempts;
+        Ok(answer)
+    }
+}
+
+/// The pick and usage of a Messages API answer.
+pub fn parse_anthropic(answer: &Value) -> Result<Answer, AgentError> {
+    if answer.get("type").and_then(Value::as_str) == Some("error") {
+        let message = answer["error"]["message"]
+            .as_str()
+            .unwrap_or("unknown error");
+        return Err(AgentError::Malformed(format!(
+            "the API answered an error: {message}"
+        )));
+    }
+    let content = answer
+        .get("content")
+        .and_then(Value::as_array)
+        .ok_or_else(|| malformed("a Messages answer without `content`", answer))?;
+    let mut text = String::new();
+    let mut choice = None;
+    for block in content {
+        match block.get("type").and_then(Value::as_str) {
+            Some("tool_use") if block.get("name").and_then(Value::as_str) == Some(SKILL_TOOL) => {
+                let name = skill_argument(block.get("input"))
+                    .ok_or_else(|| malformed("a Skill call without a `skill` name", block))?;
+                choice = Some(Choice::Skill { name });
+                break;
+            }
+            Some("text") => text.push_str(block.get("text").and_then(Value::as_str).unwrap_or("")),
+            _ => {}
+        }
+    }
+    let usage = &answer["usage"];
+    let count = |key: &str| usage.get(key).and_then(Value::as_u64).unwrap_or(0);
+    Ok(Answer {
+        choice: choice.unwrap_or(Choice::NoSkill {
+            text: excerpt(&text),
+        }),
+        usage: Usage {
+            input_tokens: count("input_tokens"),
+            output_tokens: count("output_tokens"),
+            cache_write_tokens: count("cache_creation_input_tokens"),
+            cache_read_tokens: count("cache_read_input_tokens"),
+        },
+        cost_usd: None,
+        attempts: 1,
+    })
+}
+
+/// The skill a `Skill` call names: `skill`, or `name` / `command` as some
+/// clients and older versions call the argument.
+pub(crate) fn skill_argument(input: Option<&Value>) -> Option<String> {
+    let input = input?;
+    ["skill", "name", "command"]
+        .iter()
+        .find_map(|key| input.get(*key).and_then(Value::as_str))
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+}
+
+fn malformed(what: &str, json: &Value) -> AgentError {
+    AgentError::Malformed(format!("{what}: {}", excerpt(&json.to_string())))
+}
+
+/// The chat-completions wire format with tools.
+pub struct OpenAi {
+    http: Http,
+    base_url: String,
+    key: Option<Secret>,
+    model: String,
+}
+
+impl OpenAi {
+    /// `key` may be `None` for a local server that needs none.
+    pub fn new(
+        model: &str,
+        key: Option<Secret>,
+        base_url: Option<&str>,
+        policy: HttpPolicy,
+    ) -> OpenAi {
+        OpenAi {
+            http: Http::new(policy),
+            base_url: base_url
+                .unwrap_or(OPENAI_BASE_URL)
+                .trim_end_matches('/')
+                .to_owned(),
+            key,
+            model: model.to_owned(),
+        }
+    }
+
+    /// The request body: the listing as the `Skill` function's description
+    /// (or a system message), the request as the user message. OpenAI caches
+    /// long prompt prefixes by itself; there is no marker to send.
+    pub fn body(&self, listing: &Listing, request: &str) -> Value {
+        let mut messages = Vec::new();
+        if let Some(system) = &listing.system {
+            messages.push(json!({"role": "system", "content": system}));
+        }
+        messages.push(json!({"role": "user", "content": request}));
+        json!({
+            "model": self.model,
+            "messages": messages,
+            "tools": [{
+                "type": "function",
+                "function": {
+                    "name": SKILL_TOOL,
+                    "description": listing.tool_description,
+                    "parameters": skill_tool_schema(),
+                }
+            }],
+            "tool_choice": "auto",
+        })
+    }
+}
+
+impl Provider for OpenAi {
+    fn name(&self) -> &'static str {
+        "openai"
+    }
+
+    fn model(&self) -> &str {
+        &self.model
+    }
+
+    fn endpoint(&self) -> String {
+        self.base_url.clone()
+    }
+
+    fn prompt_caching(&self) -> bool {
+        true
+    }
+
+    fn tokenizer(&self) -> Tokenizer {
+        Tokenizer::o200k()
+    }
+
+    fn ask(&self, listing: &Listing, request: &str, cancel: &Cancel) -> Result<Answer, AgentError> {
+        let url = format!("{}/chat/completions", self.base_url);
+        let bearer = self.key.as_ref().map(|k| format!("Bearer {}", k.expose()));
+        let headers: Vec<Header> = bearer
+            .as_deref()
+            .map(|value| Header {
+                name: "authorization",
+                value,
+            })
+            .into_iter()
+            .collect();
+        let (answer, attempts) =
+            self.http
+                .post_json(&url, &headers, &self.body(listing, request), cancel)?;
+        let mut answer = parse_openai(&answer)?;
+        answer.attempts = attempts;
+        Ok(answer)
+    }
+}
+
+/// The pick and usage of a chat-completions answer.
+pub fn parse_openai(answer: &Value) -> Result<Answer, AgentError> {
+    let message = answer
+        .pointer("/choices/0/message")
+        .ok_or_else(|| malformed("a chat completion without `choices[0].message`", answer))?;
+    let mut choice = None;
+    for call in message
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let function = &call["function"];
+        if function.get("name").and_then(Value::as_str) != Some(SKILL_TOOL) {
+            continue;
+        }
+        // Arguments are a JSON document inside a string (some servers send an object).
+        let arguments = match &function["arguments"] {
+            Value::String(text) => serde_json::from_str::<Value>(text).map_err(|e| {
+                AgentError::Malformed(format!(
+                    "the Skill call's arguments are not JSON ({e}): {}",
+                    excerpt(text)
+                ))
+            })?,
+            other => other.clone(),
+        };
+        let name = skill_argument(Some(&arguments))
+            .ok_or_else(|| malformed("a Skill call without a `skill` name", &arguments))?;
+        choice = Some(Choice::Skill { name });
+        break;
+    }
+    let text = message.get("content").and_then(Value::as_str).unwrap_or("");
+    let usage = &answer["usage"];
+    let prompt = usage
+        .get("prompt_tokens")
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
+    let cached = usage
+        .pointer("/prompt_tokens_details/cached_tokens")
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+        .min(prompt);
+    Ok(Answer {
+        choice: choice.unwrap_or(Choice::NoSkill {
+            text: excerpt(text),
+        }),
+        usage: Usage {
+            // `prompt_tokens` includes the cached ones; they are billed apart.
+            input_tokens: prompt - cached,
+            output_tokens: usage
+                .get("completion_tokens")
+                .and_then(Value::as_u64)
+                .unwrap_or(0),
+            cache_write_tokens: 0,
+            cache_read_tokens: cached,
+        },
+        cost_usd: None,
+        attempts: 1,
+    })
+}
