@@ -32,6 +32,7 @@ pub mod fields;
 pub mod folder;
 pub mod library;
 pub mod links;
+pub mod llm;
 pub mod pack;
 pub mod rank;
 pub mod render;
