@@ -287,6 +287,13 @@ pub fn install(
                 .map_err(|e| LlmError::io(&target, e))?;
         }
     }
+    // A temporary file is private (0600); a model file is readable like any other.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(staged.path(), std::fs::Permissions::from_mode(0o644))
+            .map_err(|e| LlmError::io(staged.path(), e))?;
+    }
     staged
         .persist(dest)
         .map_err(|e| LlmError::io(dest, e.error))?;
