@@ -716,23 +716,36 @@ impl App {
     }
 
     /// Resizes the window (its outer size; under Xvfb there is no frame) and
-    /// returns the page's size once it has followed: `[innerWidth, innerHeight]`.
+    /// returns the page's size once it has followed and settled:
+    /// `[innerWidth, innerHeight]`. A window that grows is waited for until
+    /// it is larger than before (it is never larger than asked), then until
+    /// two readings 100 ms apart agree, so the layout has caught up.
     pub async fn resize(&self, width: u32, height: u32) -> (u64, u64) {
+        let read = || async {
+            let size = self
+                .script("return [window.innerWidth, window.innerHeight]", vec![])
+                .await;
+            (size[0].as_u64().unwrap(), size[1].as_u64().unwrap())
+        };
+        let (old_w, old_h) = read().await;
         answered(
             format_args!("resize to {width}x{height}"),
             self.client.set_window_size(width, height),
         )
         .await
         .unwrap_or_else(|e| panic!("resize to {width}x{height}: {e}"));
+        let (width, height) = (u64::from(width), u64::from(height));
+        let grows = width > old_w || height > old_h;
         let deadline = Instant::now() + STEP_TIMEOUT;
+        let mut last = None;
         loop {
-            let size = self
-                .script("return [window.innerWidth, window.innerHeight]", vec![])
-                .await;
-            let (w, h) = (size[0].as_u64().unwrap(), size[1].as_u64().unwrap());
-            if w <= u64::from(width) && h <= u64::from(height) || Instant::now() > deadline {
+            let (w, h) = read().await;
+            let fits = w <= width && h <= height;
+            let followed = !grows || w > old_w || h > old_h;
+            if fits && followed && last == Some((w, h)) || Instant::now() > deadline {
                 return (w, h);
             }
+            last = Some((w, h));
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }

@@ -195,7 +195,7 @@ fn the_agent_needs_a_provider_a_model_and_a_key() {
         .args(["--ranker", "agent"]));
     assert_eq!(code, 2);
     assert!(
-        stderr.contains("--provider anthropic, openai or claude-code"),
+        stderr.contains("--provider anthropic, openai, claude-code"),
         "{stderr}"
     );
     let (code, _, stderr) = run(Command::cargo_bin("hone")
@@ -217,4 +217,68 @@ fn the_agent_needs_a_provider_a_model_and_a_key() {
         stderr.contains("ANTHROPIC_API_KEY, which is not set"),
         "{stderr}"
     );
+}
+
+/// `--provider local` with the installed Gemma 3 270M (installed by the
+/// README's test command; without it this fails and says how to install
+/// it): a full ranking for every case from one run, nothing spent, and an
+/// unchanged re-run answered from the cache. The model's taste is not
+/// asserted.
+#[test]
+fn eval_with_the_local_model_ranks_every_skill_and_reuses_its_cache() {
+    let location = hone_core::llm::resolve_model_file(None);
+    assert!(
+        location.installed,
+        "no local language model at {}: run `hone model install --llm` (`make test` does)",
+        location.path.display()
+    );
+    let work = tempfile::tempdir().unwrap();
+    let suite = work.path().join("two.yaml");
+    std::fs::write(
+        &suite,
+        "name: two\ncases:\n  - query: \"write a commit message for this diff\"\n    expect: [git-commit-messages]\n  - query: \"what is the capital of France?\"\n    expect: []\n    kind: negative\n",
+    )
+    .unwrap();
+    let cache = work.path().join("cache");
+    let eval = || {
+        let mut cmd = Command::cargo_bin("hone").unwrap();
+        cmd.env("HONE_AGENT_CACHE", &cache)
+            .arg("eval")
+            .arg(skills())
+            .arg(&suite)
+            .args([
+                "--ranker",
+                "agent",
+                "--provider",
+                "local",
+                "--format",
+                "json",
+            ]);
+        run(&mut cmd)
+    };
+    let (code, stdout, stderr) = eval();
+    assert!(code == 0 || code == 1, "{stderr}");
+    assert!(stderr.contains("agent: local gemma-3-270m"), "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["ranker"], "agent");
+    let agent = &report["agent"];
+    assert_eq!(agent["runs"], 1, "the local model is deterministic");
+    assert_eq!(agent["calls"], 2);
+    assert_eq!(agent["spent_usd"].as_f64().unwrap_or(0.0), 0.0);
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 2);
+    for case in cases {
+        assert!(case["error"].is_null(), "{case}");
+    }
+
+    let (_, stdout, stderr) = eval();
+    let again: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(again["agent"]["calls"], 0, "{stderr}");
+    assert_eq!(again["agent"]["answers_from_cache"], 2);
+    for metric in ["p_at_1", "mrr", "false_positive_rate", "accuracy"] {
+        assert_eq!(
+            again["metrics"][metric], report["metrics"][metric],
+            "{metric}"
+        );
+    }
 }

@@ -9,6 +9,7 @@ use std::time::Duration;
 use anstream::eprintln;
 use anstyle::Style;
 use hone_core::agent::claude_code::ClaudeCode;
+use hone_core::agent::local::Local;
 use hone_core::agent::providers::{
     ANTHROPIC_KEY_ENV, Anthropic, OPENAI_KEY_ENV, OpenAi, key_from_env,
 };
@@ -17,6 +18,7 @@ use hone_core::agent::{
 };
 use hone_core::catalog::{self, ListingSettings};
 use hone_core::library::Library;
+use hone_core::llm::LocalModel;
 
 use super::search::LazyBar;
 
@@ -30,14 +32,17 @@ pub(crate) enum ProviderName {
     Openai,
     /// The `claude` CLI, headless in a scratch project holding the library.
     ClaudeCode,
+    /// A GGUF model run on this machine, scoring every skill's name [default model: Gemma 3
+    /// 270M, installed by `hone model install --llm`]. Nothing leaves the machine.
+    Local,
 }
 
 /// The options of `--ranker agent`.
 #[derive(clap::Args, Clone)]
 #[command(next_help_heading = "Agent ranker (--ranker agent)")]
 pub(crate) struct AgentArgs {
-    /// Who answers: anthropic, openai or claude-code. The listing and the requests are sent to
-    /// that provider.
+    /// Who answers: anthropic, openai, claude-code or local. The listing and the requests are
+    /// sent to that provider (local: to nobody).
     #[arg(long, value_name = "PROVIDER", value_enum)]
     pub provider: Option<ProviderName>,
     /// The provider's base URL, e.g. http://localhost:11434/v1 for Ollama [default: the
@@ -113,7 +118,7 @@ impl AgentArgs {
     ) -> anyhow::Result<AgentSetup> {
         let provider_name = self.provider.ok_or_else(|| {
             anyhow::anyhow!(
-                "--ranker agent needs --provider anthropic, openai or claude-code (and --model)"
+                "--ranker agent needs --provider anthropic, openai, claude-code (and --model) or local"
             )
         })?;
         let model = model.map(|m| m.to_string_lossy().into_owned());
@@ -151,6 +156,11 @@ impl AgentArgs {
                     );
                 }
                 Box::new(OpenAi::new(&model, key, base_url, policy))
+            }
+            ProviderName::Local => {
+                let path = model.as_deref().map(std::path::Path::new);
+                let local = LocalModel::open(path).map_err(anyhow::Error::msg)?;
+                Box::new(Local::new(std::sync::Arc::new(local)))
             }
             ProviderName::ClaudeCode => Box::new(ClaudeCode::new(
                 model.as_deref().unwrap_or(""),

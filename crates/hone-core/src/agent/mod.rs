@@ -39,6 +39,7 @@ pub mod claude_code;
 pub mod cost;
 mod http;
 pub mod listing;
+pub mod local;
 pub mod providers;
 
 use std::collections::HashMap;
