@@ -13,6 +13,14 @@ export class RoutingChoice {
   thresholdIsDefault = $state(true);
   /** The request being tried in the test-query panel (an eval case can load its own). */
   query = $state('');
+  /** The skill the "why it lost" view explains (null: the open skill) and the one it is set against (null: the top match). */
+  why = $state<{ expected: string | null; against: string | null; open: boolean }>({ expected: null, against: null, open: false });
+
+  /** Opens the "why it lost" view for `query`: `expected` against `against` (the top match when null). */
+  explain(query: string, expected: string | null, against: string | null = null): void {
+    this.query = query;
+    this.why = { expected, against, open: true };
+  }
 
   /** Takes the rankers available here; hybrid is the default wherever its model is installed. */
   setStatuses(statuses: RankerStatus[]): void {
