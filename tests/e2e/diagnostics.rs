@@ -4,7 +4,8 @@
 //! expected skill set against the winner; the Evals panel calibrates the
 //! threshold (stored beside the suites) and measures description edits for
 //! the open skill, one of which is applied as an undoable edit and then
-//! moves the suite's P@1. Keyword ranking throughout, so nothing depends on
+//! moves the suite's P@1; started again, the window selects with the
+//! calibrated threshold. Keyword ranking throughout, so nothing depends on
 //! the embedding model; the map is opened only where hybrid is installed.
 
 use fantoccini::key::Key;
@@ -74,6 +75,13 @@ async fn story(harness: &Harness) {
     let settings = std::fs::read_to_string(library.join("evals/hone-settings.json"))
         .expect("calibration stores the threshold beside the suites");
     assert!(settings.contains("bm25"), "stored for bm25:\n{settings}");
+    let calibrated: f64 = app
+        .text_of("[data-testid=calibrated-threshold]")
+        .await
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
 
     // Suggestions for the open skill; one applied is one undoable edit.
     app.click("[data-skill=pdf-extract]").await;
@@ -118,5 +126,15 @@ async fn story(harness: &Harness) {
         app.wait_for("[data-testid=map-request]").await;
         app.screenshot("map").await;
     }
+
+    // Started again, the window selects with the stored threshold.
+    app.reload().await;
+    app.click("[data-testid=tab-query]").await;
+    app.select("[data-testid=ranker]", "bm25").await;
+    app.wait_for_value("[data-testid=threshold]", |v| {
+        v.parse::<f64>()
+            .is_ok_and(|v| (v - calibrated).abs() < 0.006)
+    })
+    .await;
     app.close().await;
 }
