@@ -22,4 +22,12 @@ describe('RoutingChoice', () => {
     choice.choose('bm25');
     expect([choice.threshold, choice.evalThreshold]).toEqual([0.5, null]);
   });
+
+  it('opens "why it lost" on a request with the expected skill set against the top match', () => {
+    const choice = new RoutingChoice();
+    expect(choice.why.open).toBe(false);
+    choice.explain('harvest totals from a pdf', 'pdf-extract');
+    expect(choice.query).toBe('harvest totals from a pdf');
+    expect(choice.why).toEqual({ expected: 'pdf-extract', against: null, open: true });
+  });
 });
