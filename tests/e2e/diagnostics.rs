@@ -124,6 +124,15 @@ async fn story(harness: &Harness) {
         app.wait_for("[data-testid=map-point][data-id=pdf-extract]")
             .await;
         app.wait_for("[data-testid=map-request]").await;
+        // The open skill is highlighted and the planted pair joined.
+        app.wait_for("[data-testid=map-point][data-id=pdf-extract].open")
+            .await;
+        app.wait_for("[data-testid=map-edge]").await;
+        app.script(
+            "document.querySelector('[data-testid=map]').scrollIntoView()",
+            vec![],
+        )
+        .await;
         app.screenshot("map").await;
     }
 
