@@ -28,6 +28,13 @@ export class RoutingChoice {
     this.choose(statuses.find((s) => s.kind === 'hybrid')?.available ? 'hybrid' : 'bm25');
   }
 
+  /** Takes the rankers' thresholds again (another library, its own calibration), keeping the ranker and an author's threshold. */
+  refreshStatuses(statuses: RankerStatus[]): void {
+    this.statuses = statuses;
+    const status = statuses.find((s) => s.kind === this.ranker);
+    if (status && this.thresholdIsDefault) this.threshold = status.defaultThreshold;
+  }
+
   /** Chooses a ranker with its own threshold, shown at once, not when its first results arrive. */
   choose(kind: RankerKind): void {
     this.ranker = kind;

@@ -30,4 +30,15 @@ describe('RoutingChoice', () => {
     expect(choice.query).toBe('harvest totals from a pdf');
     expect(choice.why).toEqual({ expected: 'pdf-extract', against: null, open: true });
   });
+
+  it("takes another library's thresholds without changing the ranker or the author's threshold", () => {
+    const choice = new RoutingChoice();
+    choice.setStatuses([status('bm25', true, 0.5), status('hybrid', true, 0.6)]);
+    choice.choose('bm25');
+    choice.refreshStatuses([status('bm25', true, 0.31), status('hybrid', true, 0.6)]);
+    expect([choice.ranker, choice.threshold, choice.evalThreshold]).toEqual(['bm25', 0.31, null]);
+    choice.setThreshold(0.7);
+    choice.refreshStatuses([status('bm25', true, 0.5), status('hybrid', true, 0.6)]);
+    expect(choice.threshold).toBe(0.7);
+  });
 });
