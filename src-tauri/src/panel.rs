@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use hone_core::embed::resolve_model_dir;
 use hone_core::eval::suite::{SUITES_DIR, library_suites, suite_label};
 use hone_core::eval::{Identities, Suite, edit};
+use hone_core::library_settings;
 use hone_core::rank::{RankerKind, RoutingDoc, bm25, hybrid, semantic};
 use hone_core::workspace;
 use tauri::{AppHandle, Manager};
@@ -23,10 +24,13 @@ use crate::views::{EvalRun, OpenText, RankerStatus, Ranking, SuiteEdit, SuiteSum
 /// Largest trigger-eval file imported.
 const MAX_IMPORT_BYTES: u64 = 4 * 1024 * 1024;
 
-/// Which rankers can run here. Semantic and hybrid need the embedding model.
+/// Which rankers can run here (semantic and hybrid need the embedding
+/// model), each with the threshold it selects with in the opened library:
+/// the one calibrated for it, else its own.
 #[tauri::command]
-pub fn ranker_status() -> Vec<RankerStatus> {
+pub fn ranker_status(app: AppHandle) -> Vec<RankerStatus> {
     let model = resolve_model_dir(None);
+    let session = app.state::<AppState>().session();
     RankerKind::ALL
         .into_iter()
         .map(|kind| {
@@ -40,7 +44,13 @@ pub fn ranker_status() -> Vec<RankerStatus> {
                         model.dir.display()
                     )
                 }),
-                default_threshold: default_threshold(kind),
+                // Unreadable settings leave the ranker's own: rankings report the error.
+                default_threshold: session
+                    .project_root()
+                    .and_then(|root| {
+                        library_settings::selection_threshold(root, kind, None, default_threshold(kind)).ok()
+                    })
+                    .unwrap_or_else(|| default_threshold(kind)),
             }
         })
         .collect()

@@ -652,3 +652,111 @@ export const serveStart = (port: number, strict: boolean, token: boolean) =>
 export const serveStop = () => invoke<ServeStatus>('serve_stop');
 
 export const serveStatus = (since: number) => invoke<ServeStatus>('serve_status', { since });
+
+// Routing diagnostics (src-tauri/src/diagnose.rs). Mirrors, by hand, of
+// hone_core::rank::contrast, rank::map, eval::suggest and eval::calibrate.
+
+/** hone_core::rank::contrast::WordMatch */
+export interface WordMatch {
+  word: string;
+  field: RoutingField;
+  contribution: number;
+}
+
+/** hone_core::rank::contrast::SentenceCloseness */
+export interface SentenceCloseness {
+  field: RoutingField;
+  text: string;
+  closeness: number;
+}
+
+/** hone_core::rank::contrast::SkillSide */
+export interface SkillSide {
+  id: string;
+  key: string;
+  rank: number | null;
+  score: number;
+  confidence: number;
+  words: WordMatch[];
+  fields: FieldText[];
+  similarity: number | null;
+  sentences: SentenceCloseness[];
+}
+
+/** hone_core::rank::contrast::Contrast */
+export interface Contrast {
+  request: string;
+  expected: SkillSide;
+  other: SkillSide;
+  /** The other's confidence minus the expected's: what the expected must gain. */
+  margin: number;
+  score_margin: number;
+  only_expected: string[];
+  only_other: string[];
+  both: string[];
+  neither: string[];
+}
+
+/** hone_core::rules::collision::Collision */
+export interface Collision {
+  first: number;
+  second: number;
+  first_key: string;
+  second_key: string;
+  term_similarity: number;
+  semantic_similarity: number | null;
+  shared: string[];
+}
+
+/** hone_core::rank::map::LibraryMap (its projection is not read here). */
+export interface LibraryMap {
+  points: { id: string; key: string; x: number; y: number }[];
+  edges: Collision[];
+  request: [number, number] | null;
+}
+
+/** hone_core::eval::suggest::Suggestion */
+export interface Suggestion {
+  change: { kind: 'add' | 'remove'; text: string };
+  reason: string;
+  before: string;
+  after: string;
+  training_delta: number;
+  held_out_delta: number;
+}
+
+/** hone_core::eval::suggest::Suggestions */
+export interface Suggestions {
+  skill: string;
+  training_cases: number;
+  held_out_cases: number;
+  training_accuracy: number;
+  held_out_accuracy: number;
+  candidates: Suggestion[];
+  rejected: number;
+}
+
+/** hone_core::eval::calibrate::ThresholdScore */
+export interface ThresholdScore {
+  threshold: number;
+  accuracy: number | null;
+  false_positive_rate: number | null;
+}
+
+/** hone_core::eval::calibrate::Calibration */
+export interface Calibration {
+  ranker: RankerKind;
+  cases: number;
+  before: ThresholdScore;
+  after: ThresholdScore;
+}
+
+export const whyLost = (query: string, ranker: RankerKind, expected: string, against: string | null, open: OpenText | null) =>
+  invoke<Contrast>('why_lost', { query, ranker, expected, against, open });
+
+export const libraryMap = (ranker: RankerKind, query: string | null, open: OpenText | null) =>
+  invoke<LibraryMap>('library_map', { ranker, query, open });
+
+export const suggestEdits = (ranker: RankerKind, skill: string) => invoke<Suggestions>('suggest_edits', { ranker, skill });
+
+export const calibrateThreshold = (ranker: RankerKind) => invoke<Calibration>('calibrate_threshold', { ranker });

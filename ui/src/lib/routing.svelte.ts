@@ -13,11 +13,26 @@ export class RoutingChoice {
   thresholdIsDefault = $state(true);
   /** The request being tried in the test-query panel (an eval case can load its own). */
   query = $state('');
+  /** The skill the "why it lost" view explains (null: the open skill) and the one it is set against (null: the top match). */
+  why = $state<{ expected: string | null; against: string | null; open: boolean }>({ expected: null, against: null, open: false });
+
+  /** Opens the "why it lost" view for `query`: `expected` against `against` (the top match when null). */
+  explain(query: string, expected: string | null, against: string | null = null): void {
+    this.query = query;
+    this.why = { expected, against, open: true };
+  }
 
   /** Takes the rankers available here; hybrid is the default wherever its model is installed. */
   setStatuses(statuses: RankerStatus[]): void {
     this.statuses = statuses;
     this.choose(statuses.find((s) => s.kind === 'hybrid')?.available ? 'hybrid' : 'bm25');
+  }
+
+  /** Takes the rankers' thresholds again (another library, its own calibration), keeping the ranker and an author's threshold. */
+  refreshStatuses(statuses: RankerStatus[]): void {
+    this.statuses = statuses;
+    const status = statuses.find((s) => s.kind === this.ranker);
+    if (status && this.thresholdIsDefault) this.threshold = status.defaultThreshold;
   }
 
   /** Chooses a ranker with its own threshold, shown at once, not when its first results arrive. */

@@ -22,4 +22,23 @@ describe('RoutingChoice', () => {
     choice.choose('bm25');
     expect([choice.threshold, choice.evalThreshold]).toEqual([0.5, null]);
   });
+
+  it('opens "why it lost" on a request with the expected skill set against the top match', () => {
+    const choice = new RoutingChoice();
+    expect(choice.why.open).toBe(false);
+    choice.explain('harvest totals from a pdf', 'pdf-extract');
+    expect(choice.query).toBe('harvest totals from a pdf');
+    expect(choice.why).toEqual({ expected: 'pdf-extract', against: null, open: true });
+  });
+
+  it("takes another library's thresholds without changing the ranker or the author's threshold", () => {
+    const choice = new RoutingChoice();
+    choice.setStatuses([status('bm25', true, 0.5), status('hybrid', true, 0.6)]);
+    choice.choose('bm25');
+    choice.refreshStatuses([status('bm25', true, 0.31), status('hybrid', true, 0.6)]);
+    expect([choice.ranker, choice.threshold, choice.evalThreshold]).toEqual(['bm25', 0.31, null]);
+    choice.setThreshold(0.7);
+    choice.refreshStatuses([status('bm25', true, 0.5), status('hybrid', true, 0.6)]);
+    expect(choice.threshold).toBe(0.7);
+  });
 });

@@ -239,9 +239,10 @@ export class Session {
   /**
    * A form edit, applied after the ones before it to the latest text. An
    * edit made for a document since replaced (discarded, another skill
-   * opened) is dropped, never written into the new one.
+   * opened) is dropped, never written into the new one. A `userEvent`
+   * other than typing (an applied suggestion) is one undo step of its own.
    */
-  editField(key: string, value: FieldValue): void {
+  editField(key: string, value: FieldValue, userEvent: string = FORM_TYPING): void {
     const editor = this.editor;
     if (!editor) return;
     const generation = editor.generation;
@@ -250,7 +251,7 @@ export class Session {
       if (generation !== editor.generation) return;
       try {
         const edited = await ipc.setField(editor.text, key, value);
-        if (generation === editor.generation) editor.replace(edited, FORM_TYPING, typedAt);
+        if (generation === editor.generation) editor.replace(edited, userEvent, typedAt);
       } catch (e) {
         this.message = String(e);
       }
