@@ -36,6 +36,7 @@ pub mod library_settings;
 pub mod links;
 pub mod llm;
 pub mod pack;
+mod pip;
 pub mod rank;
 pub mod render;
 pub mod rules;

