@@ -25,11 +25,7 @@ fn routing_diagnostics() {
     let Some(harness) = Harness::start_or_skip() else {
         return;
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(story(&harness));
+    harness.block_on(story(&harness));
 }
 
 async fn story(harness: &Harness) {

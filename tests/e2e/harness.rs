@@ -123,6 +123,16 @@ fn wait_for_start(what: &str, process: &mut Child, mut ready: impl FnMut() -> bo
 }
 
 impl Harness {
+    /// Runs a story's future to completion on a runtime of its own: each
+    /// test drives one window from one thread.
+    pub fn block_on<F: std::future::Future>(&self, story: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a tokio runtime")
+            .block_on(story)
+    }
+
     /// Starts Xvfb and tauri-driver. A missing tool fails the test, unless
     /// the caller opted out with `HONE_E2E=0`: then it is skipped with a
     /// message and `None`.

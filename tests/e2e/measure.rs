@@ -28,11 +28,7 @@ fn figures_for_a_large_library() {
         return;
     };
     let skill = typical_skill(&corpus).expect("a skill with a one-line description");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(measure(&harness, &skill));
+    harness.block_on(measure(&harness, &skill));
 }
 
 async fn measure(harness: &Harness, skill: &Path) {

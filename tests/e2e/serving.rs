@@ -104,11 +104,7 @@ fn the_serving_story() {
     let Some(harness) = Harness::start_with(Some(&root), Painting::Composited) else {
         return;
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
+    harness.block_on(async {
         let app = harness.launch().await;
         app.wait_for("[data-skill=pdf-forms]").await;
         app.click("[data-testid=open-serve]").await;
