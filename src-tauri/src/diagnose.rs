@@ -104,7 +104,7 @@ pub async fn suggest_edits(
         let suites = library_suites(&session)?;
         let listing_cap = catalog::project_listing_cap(&session.library().roots);
         lock(&state.ranking.routing).with_ranker(&session, ranker, None, |ranker, _| {
-            let threshold = selection_threshold(&session, ranker.kind(), None, ranker)?;
+            let threshold = selection_threshold(&session, None, ranker)?;
             suggest::suggest(
                 ranker,
                 session.library(),
@@ -134,7 +134,7 @@ pub async fn calibrate_threshold(app: AppHandle, ranker: RankerKind) -> CommandR
         let suites = library_suites(&session)?;
         let calibration =
             lock(&state.ranking.routing).with_ranker(&session, ranker, None, |ranker, _| {
-                let current = selection_threshold(&session, ranker.kind(), None, ranker)?;
+                let current = selection_threshold(&session, None, ranker)?;
                 calibrate::calibrate(ranker, &suites, current, &mut |_, _| {})
                     .map_err(|e| e.to_string())
             })??;

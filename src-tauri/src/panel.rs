@@ -45,12 +45,13 @@ pub fn ranker_status(app: AppHandle) -> Vec<RankerStatus> {
                     )
                 }),
                 // Unreadable settings leave the ranker's own: rankings report the error.
-                default_threshold: session
-                    .project_root()
-                    .and_then(|root| {
-                        library_settings::selection_threshold(root, kind, None, default_threshold(kind)).ok()
-                    })
-                    .unwrap_or_else(|| default_threshold(kind)),
+                default_threshold: library_settings::selection_threshold(
+                    session.project_root(),
+                    kind,
+                    None,
+                    default_threshold(kind),
+                )
+                .unwrap_or_else(|_| default_threshold(kind)),
             }
         })
         .collect()

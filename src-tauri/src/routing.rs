@@ -80,7 +80,7 @@ impl Routing {
         let matches = ranker
             .rank(query, top.max(OPEN_RANK_DEPTH))
             .map_err(|e| e.to_string())?;
-        let threshold = selection_threshold(session, kind, None, ranker)?;
+        let threshold = selection_threshold(session, None, ranker)?;
         let micros = started.elapsed().as_micros() as u64;
         let open_rank = open.map(|doc| {
             let now = position(&matches, &doc.key);
@@ -148,7 +148,7 @@ impl Routing {
         self.sync(session);
         let ranker = self.live.prepare(kind, open).map_err(|e| e.to_string())?;
         let options = RunOptions {
-            threshold: selection_threshold(session, kind, threshold, ranker)?,
+            threshold: selection_threshold(session, threshold, ranker)?,
             library: session
                 .project_root()
                 .map(crate::session::display)
@@ -165,20 +165,20 @@ impl Routing {
     }
 }
 
-/// The threshold the library selects with: `explicit`, else the one
-/// calibrated for it (`hone eval --calibrate`), else the ranker's.
+/// The threshold `ranker` selects with in the opened library: `explicit`,
+/// else the one calibrated for it (`hone eval --calibrate`), else its own.
 pub fn selection_threshold(
     session: &Session,
-    kind: RankerKind,
     explicit: Option<f32>,
     ranker: &dyn Ranker,
 ) -> Result<f32, String> {
-    let default = ranker.default_threshold();
-    match session.project_root() {
-        Some(root) => library_settings::selection_threshold(root, kind, explicit, default)
-            .map_err(|e| e.to_string()),
-        None => Ok(explicit.unwrap_or(default)),
-    }
+    library_settings::selection_threshold(
+        session.project_root(),
+        ranker.kind(),
+        explicit,
+        ranker.default_threshold(),
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// Builds a ranker of `kind`: the expensive part, done without the lock.

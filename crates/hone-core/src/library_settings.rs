@@ -120,10 +120,11 @@ impl LibrarySettings {
 
 /// The threshold a ranker of `kind` selects with in the library at `root`:
 /// `explicit` (a `--threshold`) when given, else the library's calibrated
-/// one, else `default` (the ranker's own). The one rule the CLI, the app and
-/// `hone serve` follow.
+/// one, else `default` (the ranker's own). Without a library root (nothing
+/// opened), only `explicit` and `default` apply. The one rule the CLI, the
+/// app and `hone serve` follow.
 pub fn selection_threshold(
-    root: &Path,
+    root: Option<&Path>,
     kind: RankerKind,
     explicit: Option<f32>,
     default: f32,
@@ -131,9 +132,11 @@ pub fn selection_threshold(
     if let Some(threshold) = explicit {
         return Ok(threshold);
     }
-    Ok(LibrarySettings::load(root)?
-        .threshold(kind)
-        .unwrap_or(default))
+    let calibrated = match root {
+        Some(root) => LibrarySettings::load(root)?.threshold(kind),
+        None => None,
+    };
+    Ok(calibrated.unwrap_or(default))
 }
 
 #[cfg(test)]
@@ -162,7 +165,8 @@ mod tests {
         let loaded = LibrarySettings::load(tmp.path()).unwrap();
         assert_eq!(loaded.threshold(RankerKind::Bm25), Some(0.42));
         assert_eq!(loaded.threshold(RankerKind::Hybrid), None);
-        let select = |kind, explicit| selection_threshold(tmp.path(), kind, explicit, 0.5).unwrap();
+        let select =
+            |kind, explicit| selection_threshold(Some(tmp.path()), kind, explicit, 0.5).unwrap();
         assert_eq!(select(RankerKind::Bm25, None), 0.42);
         assert_eq!(select(RankerKind::Bm25, Some(0.9)), 0.9);
         assert_eq!(select(RankerKind::Hybrid, None), 0.5);

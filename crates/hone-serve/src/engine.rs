@@ -162,18 +162,13 @@ impl Engine {
             Err(err) => return Err(err.to_string()),
         };
         // A library's calibrated threshold (`hone eval --calibrate`) applies here too.
-        let threshold = match options.catalog.roots.first() {
-            Some(root) => hone_core::library_settings::selection_threshold(
-                root,
-                kind,
-                options.threshold,
-                ranker.default_threshold(),
-            )
-            .map_err(|e| e.to_string())?,
-            None => options
-                .threshold
-                .unwrap_or_else(|| ranker.default_threshold()),
-        };
+        let threshold = hone_core::library_settings::selection_threshold(
+            options.catalog.roots.first().map(|root| root.as_path()),
+            kind,
+            options.threshold,
+            ranker.default_threshold(),
+        )
+        .map_err(|e| e.to_string())?;
         Ok(Engine {
             options,
             kind,

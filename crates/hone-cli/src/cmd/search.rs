@@ -92,7 +92,7 @@ impl RankingArgs {
     /// `--threshold`, else the library's calibrated one, else the ranker's.
     pub fn threshold(&self, library: &Path, ranker: &dyn Ranker) -> anyhow::Result<f32> {
         Ok(selection_threshold(
-            library,
+            Some(library),
             ranker.kind(),
             self.threshold,
             ranker.default_threshold(),
