@@ -6,7 +6,7 @@
 //!
 //! Commands that can take long (opening a library, re-checking it) are async
 //! and move their work to a blocking thread, so the window never stalls.
-//! Errors cross the bridge as plain strings the window shows as they are.
+//! Errors cross the bridge as a typed [`CommandError`] (see [`crate::ipc`]).
 
 use std::sync::{Mutex, MutexGuard};
 
@@ -14,7 +14,9 @@ pub(crate) use crate::editor::skill_with_text;
 pub(crate) use crate::library::refresh;
 pub(crate) use crate::state::AppState;
 
-pub(crate) type CommandResult<T> = Result<T, String>;
+pub(crate) use crate::ipc::CommandError;
+
+pub(crate) type CommandResult<T> = Result<T, CommandError>;
 
 /// A poisoned lock only means another command panicked; the data is still usable.
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -29,5 +31,5 @@ pub(crate) async fn blocking<T: Send + 'static>(
 ) -> CommandResult<T> {
     tauri::async_runtime::spawn_blocking(work)
         .await
-        .map_err(|e| e.to_string())?
+        .map_err(|e| CommandError::from(e.to_string()))?
 }

@@ -14,7 +14,7 @@ use hone_core::rank::contrast::{self, Contrast};
 use hone_core::rank::map::{self, LibraryMap};
 use tauri::{AppHandle, Manager};
 
-use crate::commands::{AppState, CommandResult, blocking, lock};
+use crate::commands::{AppState, CommandError, CommandResult, blocking, lock};
 use crate::panel::{edited_doc, ensure_ranker};
 use crate::routing::selection_threshold;
 use crate::session::Session;
@@ -23,6 +23,7 @@ use crate::views::OpenText;
 /// The contrast of `expected` with `against` (default: the top match, or
 /// the runner-up when `expected` is first) for `query`.
 #[tauri::command]
+#[specta::specta]
 pub async fn why_lost(
     app: AppHandle,
     query: String,
@@ -42,7 +43,7 @@ pub async fn why_lost(
             edited.as_ref(),
             |ranker, docs| {
                 contrast::contrast(ranker, docs, &query, &expected, against.as_deref())
-                    .map_err(|e| e.to_string())
+                    .map_err(CommandError::failed)
             },
         )?
     })
@@ -52,6 +53,7 @@ pub async fn why_lost(
 /// The skills in a plane, their collisions, and `query` placed among them.
 /// Needs a ranker that embeds (semantic or hybrid).
 #[tauri::command]
+#[specta::specta]
 pub async fn library_map(
     app: AppHandle,
     ranker: RankerKind,
@@ -60,7 +62,9 @@ pub async fn library_map(
 ) -> CommandResult<LibraryMap> {
     blocking(move || {
         if ranker == RankerKind::Bm25 {
-            return Err("the map needs the semantic or hybrid ranker (an embedding model)".into());
+            return Err(CommandError::unavailable(
+                "the map needs the semantic or hybrid ranker (an embedding model)",
+            ));
         }
         ensure_ranker(&app, ranker)?;
         let state = app.state::<AppState>();
@@ -92,6 +96,7 @@ pub async fn library_map(
 
 /// Measured description edits for `skill` on the library's suites.
 #[tauri::command]
+#[specta::specta]
 pub async fn suggest_edits(
     app: AppHandle,
     ranker: RankerKind,
@@ -113,7 +118,7 @@ pub async fn suggest_edits(
                 threshold,
                 listing_cap,
             )
-            .map_err(|e| e.to_string())
+            .map_err(CommandError::failed)
         })?
     })
     .await
@@ -122,6 +127,7 @@ pub async fn suggest_edits(
 /// Fits `ranker`'s threshold on the library's suites and stores it in the
 /// library's settings, as `hone eval --calibrate` does.
 #[tauri::command]
+#[specta::specta]
 pub async fn calibrate_threshold(app: AppHandle, ranker: RankerKind) -> CommandResult<Calibration> {
     blocking(move || {
         ensure_ranker(&app, ranker)?;
@@ -158,8 +164,8 @@ pub async fn calibrate_threshold(app: AppHandle, ranker: RankerKind) -> CommandR
 fn library_suites(session: &Session) -> CommandResult<Vec<Suite>> {
     let suites = eval::suite::library_suites(session.roots())
         .iter()
-        .map(|path| Suite::load(path).map_err(|e| e.to_string()))
+        .map(|path| Suite::load(path).map_err(CommandError::from))
         .collect::<Result<Vec<_>, _>>()?;
     eval::resolve_suites(&suites, &Identities::from_library(session.library()))
-        .map_err(|e| e.to_string())
+        .map_err(CommandError::failed)
 }

@@ -11,13 +11,14 @@ use hone_core::skill::Skill;
 use hone_core::workspace::{self, SaveError, Stamp};
 use tauri::State;
 
-use crate::commands::CommandResult;
+use crate::commands::{CommandError, CommandResult};
 use crate::engine;
 use crate::session::{Session, display};
 use crate::state::AppState;
 use crate::views::{Analysis, SaveOutcome, SkillFile};
 
 #[tauri::command]
+#[specta::specta]
 pub fn open_skill(state: State<'_, AppState>, path: String) -> CommandResult<SkillFile> {
     let path = state.session().confine(&path)?;
     let (bytes, stamp) = workspace::read_stamped(&path).map_err(|e| e.to_string())?;
@@ -45,6 +46,7 @@ pub(crate) fn skill_with_text(session: &Session, path: &Path, text: String) -> S
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn analyze(state: State<'_, AppState>, path: String, text: String) -> CommandResult<Analysis> {
     let started = Instant::now();
     let session = state.session();
@@ -80,22 +82,26 @@ pub fn analyze(state: State<'_, AppState>, path: String, text: String) -> Comman
 
 /// The frontmatter field table (`hone_core::fields`) the form is built from.
 #[tauri::command]
+#[specta::specta]
 pub fn frontmatter_fields() -> &'static [hone_core::fields::Field] {
     hone_core::fields::FIELDS
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn set_field(text: String, key: String, value: FieldValue) -> CommandResult<String> {
-    edit::set_field(&text, &key, &value).map_err(|e| e.to_string())
+    edit::set_field(&text, &key, &value).map_err(|e| CommandError::invalid(e.to_string()))
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn apply_fix(text: String, fix: Fix) -> CommandResult<String> {
     fix.apply(&text)
-        .ok_or_else(|| "the text changed since the fix was computed".to_owned())
+        .ok_or_else(|| CommandError::from("the text changed since the fix was computed"))
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn save_skill(
     state: State<'_, AppState>,
     path: String,
@@ -111,6 +117,9 @@ pub fn save_skill(
                 .map(|b| hone_core::document::SkillDocument::from_vec(b).text),
             disk_stamp: on_disk,
         }),
-        Err(SaveError::Io(e)) => Err(format!("cannot save {}: {e}", path.display())),
+        Err(SaveError::Io(e)) => Err(CommandError {
+            message: format!("cannot save {}: {e}", path.display()),
+            ..CommandError::io(&e)
+        }),
     }
 }

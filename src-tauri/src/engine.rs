@@ -85,7 +85,12 @@ pub fn compatibility(skill: &Skill, library: &Library) -> SkillCompat {
 }
 
 /// The frontmatter for the form, or why the form cannot show it.
-pub fn form_fields(skill: &Skill) -> (Option<serde_json::Value>, Option<String>) {
+pub fn form_fields(
+    skill: &Skill,
+) -> (
+    Option<serde_json::Map<String, serde_json::Value>>,
+    Option<String>,
+) {
     match (&skill.doc.frontmatter, &skill.yaml) {
         (FrontmatterBlock::Unclosed { .. }, _) => (
             None,
@@ -98,15 +103,15 @@ pub fn form_fields(skill: &Skill) -> (Option<serde_json::Value>, Option<String>)
         (_, Some(Ok(root))) => match root.to_json() {
             serde_json::Value::Object(mut fields) => {
                 split_lists(&mut fields);
-                (Some(serde_json::Value::Object(fields)), None)
+                (Some(fields), None)
             }
-            serde_json::Value::Null => (Some(serde_json::json!({})), None),
+            serde_json::Value::Null => (Some(serde_json::Map::new()), None),
             _ => (
                 None,
                 Some("The frontmatter is not a mapping of keys to values.".into()),
             ),
         },
-        (_, None) => (Some(serde_json::json!({})), None),
+        (_, None) => (Some(serde_json::Map::new()), None),
     }
 }
 

@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::views::LibraryChanged;
 
 /// Messages the app pushes to the window on its channel.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(tag = "kind", content = "data", rename_all = "camelCase")]
 pub enum AppEvent {
     LibraryChanged(LibraryChanged),
@@ -17,7 +17,7 @@ pub enum AppEvent {
     Progress(Progress),
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct Progress {
     /// `embedding`, `eval` or `export`.

@@ -16,7 +16,7 @@ use crate::engine;
 use crate::session::display;
 
 /// Findings per severity.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
 pub struct Counts {
     pub error: usize,
     pub warning: usize,
@@ -34,7 +34,7 @@ impl Counts {
 }
 
 /// One rule's findings across the library.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct RuleHealth {
     pub code: String,
@@ -45,7 +45,7 @@ pub struct RuleHealth {
 }
 
 /// One skill's findings. Skills of one name are told apart by their folder.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct SkillHealth {
     pub id: String,
@@ -54,7 +54,7 @@ pub struct SkillHealth {
     pub counts: Counts,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct LibraryHealth {
     pub target: Target,
@@ -66,6 +66,7 @@ pub struct LibraryHealth {
 
 /// Checks the open library for `target`, off the window's thread.
 #[tauri::command]
+#[specta::specta]
 pub async fn library_health(app: AppHandle, target: Target) -> CommandResult<LibraryHealth> {
     blocking(move || {
         let session = app.state::<AppState>().session();

@@ -13,6 +13,7 @@ mod editor;
 mod engine;
 mod events;
 mod health;
+mod ipc;
 mod library;
 mod packs;
 mod panel;
@@ -27,7 +28,8 @@ mod window;
 
 use tauri::Manager;
 
-/// The commands the window may call; `build.rs` grants exactly these.
+/// The commands the window may call; `build.rs` grants exactly these, and
+/// a test checks they are the commands of [`ipc::builder`].
 #[cfg_attr(not(test), allow(dead_code))]
 mod command_names {
     include!("command_names.rs");
@@ -60,77 +62,7 @@ pub fn run() {
             window::on_window_event(window, event);
             serving::on_window_event(window, event);
         })
-        .invoke_handler(tauri::generate_handler![
-            library::startup,
-            health::library_health,
-            window::mark_ready,
-            library::open_library,
-            library::forget_recent,
-            editor::open_skill,
-            editor::analyze,
-            editor::frontmatter_fields,
-            editor::set_field,
-            editor::apply_fix,
-            preview::preview,
-            preview::read_resource,
-            editor::save_skill,
-            library::create_skill,
-            library::rename_skill,
-            library::delete_skill,
-            library::library_costs,
-            window::subscribe,
-            window::set_dirty,
-            window::close_window,
-            panel::ranker_status,
-            panel::rank_query,
-            panel::list_suites,
-            panel::suite_cases,
-            panel::unknown_skills,
-            panel::run_eval,
-            panel::edit_suite,
-            panel::create_suite,
-            panel::import_trigger_evals,
-            packs::export_pack,
-            packs::plan_import,
-            packs::import_pack,
-            serving::serve_start,
-            serving::serve_stop,
-            serving::serve_status,
-            diagnose::why_lost,
-            diagnose::library_map,
-            diagnose::suggest_edits,
-            diagnose::calibrate_threshold,
-        ])
+        .invoke_handler(ipc::builder().invoke_handler())
         .run(tauri::generate_context!())
         .expect("the Hone window failed to start");
-}
-
-#[cfg(test)]
-mod tests {
-    /// Every registered handler must be granted in `capabilities/`, and the
-    /// grant list must not name a command that does not exist.
-    #[test]
-    fn granted_commands_match_the_handlers() {
-        let source = include_str!("lib.rs");
-        let start = source.find("generate_handler![").unwrap();
-        let end = start + source[start..].find(']').unwrap();
-        let mut handlers: Vec<&str> = source[start + "generate_handler![".len()..end]
-            .split(',')
-            .filter_map(|s| s.trim().rsplit("::").next())
-            .filter(|s| !s.is_empty())
-            .collect();
-        let mut names = super::command_names::COMMANDS.to_vec();
-        handlers.sort();
-        names.sort();
-        assert_eq!(handlers, names);
-
-        let capability = include_str!("../../capabilities/default.json");
-        for name in names {
-            let permission = format!("\"allow-{}\"", name.replace('_', "-"));
-            assert!(
-                capability.contains(&permission),
-                "{permission} is not granted"
-            );
-        }
-    }
 }

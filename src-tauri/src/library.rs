@@ -10,7 +10,7 @@ use hone_core::watch::LibraryWatcher;
 use hone_core::workspace;
 use tauri::{AppHandle, Manager, State};
 
-use crate::commands::{CommandResult, blocking, lock};
+use crate::commands::{CommandError, CommandResult, blocking, lock};
 use crate::engine;
 use crate::events::AppEvent;
 use crate::session::{Session, display};
@@ -68,6 +68,7 @@ fn watch_session(app: &AppHandle, session: Session) -> CommandResult<Startup> {
 }
 
 #[tauri::command]
+#[specta::specta]
 pub async fn startup(app: AppHandle) -> CommandResult<Startup> {
     blocking(move || {
         let state = app.state::<AppState>();
@@ -99,6 +100,7 @@ pub async fn startup(app: AppHandle) -> CommandResult<Startup> {
 /// Opens `path` as the library, with `user_root` as the lower-priority
 /// user-level skills folder (`None` keeps none).
 #[tauri::command]
+#[specta::specta]
 pub async fn open_library(
     app: AppHandle,
     path: String,
@@ -109,6 +111,7 @@ pub async fn open_library(
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn forget_recent(state: State<'_, AppState>, path: String) -> Vec<String> {
     state.preferences.forget(&path)
 }
@@ -146,6 +149,7 @@ pub(crate) fn refresh(app: &AppHandle, changed: Vec<String>) -> CommandResult<()
 }
 
 #[tauri::command]
+#[specta::specta]
 pub async fn create_skill(app: AppHandle, root: String, name: String) -> CommandResult<String> {
     blocking(move || {
         let session = app.state::<AppState>().session();
@@ -161,6 +165,7 @@ pub async fn create_skill(app: AppHandle, root: String, name: String) -> Command
 }
 
 #[tauri::command]
+#[specta::specta]
 pub async fn rename_skill(app: AppHandle, dir: String, name: String) -> CommandResult<String> {
     blocking(move || {
         let session = app.state::<AppState>().session();
@@ -174,6 +179,7 @@ pub async fn rename_skill(app: AppHandle, dir: String, name: String) -> CommandR
 }
 
 #[tauri::command]
+#[specta::specta]
 pub async fn delete_skill(app: AppHandle, dir: String) -> CommandResult<()> {
     blocking(move || {
         let session = app.state::<AppState>().session();
@@ -189,12 +195,16 @@ pub async fn delete_skill(app: AppHandle, dir: String) -> CommandResult<()> {
 fn skill_dir(session: &Session, dir: &str) -> CommandResult<PathBuf> {
     let dir = session.confine(dir)?;
     if session.roots().any(|root| root == dir) || !dir.join(SKILL_FILE).is_file() {
-        return Err(format!("{} is not a skill folder", dir.display()));
+        return Err(CommandError::invalid(format!(
+            "{} is not a skill folder",
+            dir.display()
+        )));
     }
     Ok(dir)
 }
 
 #[tauri::command]
+#[specta::specta]
 pub async fn library_costs(
     app: AppHandle,
     tokenizer: String,
@@ -203,6 +213,7 @@ pub async fn library_costs(
     blocking(move || {
         let session = app.state::<AppState>().session();
         engine::library_costs(session.library(), &tokenizer, context_window)
+            .map_err(CommandError::from)
     })
     .await
 }

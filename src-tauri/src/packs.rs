@@ -16,18 +16,19 @@ use hone_core::rules::Target;
 use hone_core::skill::SKILL_FILE;
 use tauri::{AppHandle, Manager};
 
-use crate::commands::{AppState, CommandResult, blocking, refresh};
+use crate::commands::{AppState, CommandError, CommandResult, blocking, refresh};
 use crate::events::{AppEvent, Progress};
 use crate::session::display;
 use crate::views::{BlockedSkill, ExportOutcome, ExportRequest};
 
 #[tauri::command]
+#[specta::specta]
 pub async fn export_pack(app: AppHandle, request: ExportRequest) -> CommandResult<ExportOutcome> {
     blocking(move || {
         let state = app.state::<AppState>();
         let session = state.session();
         if request.skills.is_empty() {
-            return Err("choose at least one skill to export".into());
+            return Err(CommandError::invalid("choose at least one skill to export"));
         }
         let inputs = request
             .skills
@@ -65,7 +66,7 @@ pub async fn export_pack(app: AppHandle, request: ExportRequest) -> CommandResul
                     })
                     .collect(),
             }),
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(CommandError::failed(e)),
         }
     })
     .await
@@ -73,6 +74,7 @@ pub async fn export_pack(app: AppHandle, request: ExportRequest) -> CommandResul
 
 /// What importing `pack` into `destination` would add and replace.
 #[tauri::command]
+#[specta::specta]
 pub async fn plan_import(
     app: AppHandle,
     pack: String,
@@ -81,7 +83,7 @@ pub async fn plan_import(
     blocking(move || {
         let destination = import_destination(&app, &destination)?;
         pack::plan_import(Path::new(&pack), &destination, &import_options(false))
-            .map_err(|e| e.to_string())
+            .map_err(CommandError::failed)
     })
     .await
 }
@@ -89,6 +91,7 @@ pub async fn plan_import(
 /// Imports `pack` into `destination`, replacing existing skills only with
 /// `replace`; the library is re-read when the destination is one of its roots.
 #[tauri::command]
+#[specta::specta]
 pub async fn import_pack(
     app: AppHandle,
     pack: String,
@@ -130,17 +133,25 @@ fn export_path(output: &str, format: pack::PackFormat) -> CommandResult<PathBuf>
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case(extension))
     {
-        return Err(format!("the pack file must end in .{extension}"));
+        return Err(CommandError::invalid(format!(
+            "the pack file must end in .{extension}"
+        )));
     }
     if !path.is_absolute() {
-        return Err("choose where to save the pack".into());
+        return Err(CommandError::invalid("choose where to save the pack"));
     }
     if path.is_dir() {
-        return Err(format!("{} is a folder", path.display()));
+        return Err(CommandError::invalid(format!(
+            "{} is a folder",
+            path.display()
+        )));
     }
     match path.parent() {
         Some(parent) if parent.is_dir() => Ok(path),
-        _ => Err(format!("the folder of {} does not exist", path.display())),
+        _ => Err(CommandError::invalid(format!(
+            "the folder of {} does not exist",
+            path.display()
+        ))),
     }
 }
 
@@ -148,7 +159,7 @@ fn export_path(output: &str, format: pack::PackFormat) -> CommandResult<PathBuf>
 fn import_destination(app: &AppHandle, destination: &str) -> CommandResult<PathBuf> {
     let path = PathBuf::from(destination.trim());
     if !path.is_absolute() {
-        return Err("choose a folder to import into".into());
+        return Err(CommandError::invalid("choose a folder to import into"));
     }
     let session = app.state::<AppState>().session();
     if let Ok(canonical) = path.canonicalize()
@@ -162,13 +173,16 @@ fn import_destination(app: &AppHandle, destination: &str) -> CommandResult<PathB
 
 fn import_target_is_free(path: &Path) -> CommandResult<()> {
     match std::fs::read_dir(path).map(|mut entries| entries.next().is_none()) {
-        Ok(false) => Err(format!(
+        Ok(false) => Err(CommandError::invalid(format!(
             "{} is neither an opened library nor an empty folder",
             path.display()
-        )),
+        ))),
         Ok(true) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(format!("{}: {e}", path.display())),
+        Err(e) => Err(CommandError {
+            message: format!("{}: {e}", path.display()),
+            ..CommandError::io(&e)
+        }),
     }
 }
 

@@ -15,7 +15,7 @@ use hone_core::rank::{RankerKind, RoutingDoc, bm25, hybrid, semantic};
 use hone_core::workspace;
 use tauri::{AppHandle, Manager};
 
-use crate::commands::{AppState, CommandResult, blocking, lock, skill_with_text};
+use crate::commands::{AppState, CommandError, CommandResult, blocking, lock, skill_with_text};
 use crate::events::{AppEvent, Progress};
 use crate::routing;
 use crate::session::{Session, display};
@@ -28,6 +28,7 @@ const MAX_IMPORT_BYTES: u64 = 4 * 1024 * 1024;
 /// model), each with the threshold it selects with in the opened library:
 /// the one calibrated for it, else its own.
 #[tauri::command]
+#[specta::specta]
 pub fn ranker_status(app: AppHandle) -> Vec<RankerStatus> {
     let model = resolve_model_dir(None);
     let session = app.state::<AppState>().session();
@@ -71,6 +72,7 @@ fn default_threshold(kind: RankerKind) -> f32 {
 /// name or folder name): the names a run would refuse, found where a case is
 /// written instead.
 #[tauri::command]
+#[specta::specta]
 pub fn unknown_skills(state: tauri::State<'_, AppState>, names: Vec<String>) -> Vec<String> {
     let session = state.session();
     let identities = Identities::from_library(session.library());
@@ -85,6 +87,7 @@ pub fn unknown_skills(state: tauri::State<'_, AppState>, names: Vec<String>) -> 
 
 /// Ranks the library for `query`, with the open skill's text as typed.
 #[tauri::command]
+#[specta::specta]
 pub async fn rank_query(
     app: AppHandle,
     query: String,
@@ -97,19 +100,16 @@ pub async fn rank_query(
         let state = app.state::<AppState>();
         let session = state.session();
         let edited = edited_doc(&session, open)?;
-        lock(&state.ranking.routing).rank(
-            &session,
-            ranker,
-            &query,
-            top.clamp(1, 100),
-            edited.as_ref(),
-        )
+        lock(&state.ranking.routing)
+            .rank(&session, ranker, &query, top.clamp(1, 100), edited.as_ref())
+            .map_err(CommandError::from)
     })
     .await
 }
 
 /// The suites of the opened library.
 #[tauri::command]
+#[specta::specta]
 pub fn list_suites(state: tauri::State<'_, AppState>) -> Vec<SuiteSummary> {
     let session = state.session();
     library_suites(session.roots())
@@ -141,6 +141,7 @@ pub fn list_suites(state: tauri::State<'_, AppState>) -> Vec<SuiteSummary> {
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn suite_cases(state: tauri::State<'_, AppState>, path: String) -> CommandResult<SuiteView> {
     let path = state.session().confine(&path)?;
     suite_view(&path)
@@ -149,6 +150,7 @@ pub fn suite_cases(state: tauri::State<'_, AppState>, path: String) -> CommandRe
 /// Runs one suite with the open skill's text as typed; progress is reported
 /// as events, and the result compared with the previous run.
 #[tauri::command]
+#[specta::specta]
 pub async fn run_eval(
     app: AppHandle,
     path: String,
@@ -192,6 +194,7 @@ pub async fn run_eval(
 
 /// Adds, replaces or removes a case; the file keeps everything else as written.
 #[tauri::command]
+#[specta::specta]
 pub fn edit_suite(
     state: tauri::State<'_, AppState>,
     path: String,
@@ -199,7 +202,7 @@ pub fn edit_suite(
 ) -> CommandResult<SuiteView> {
     let path = state.session().confine(&path)?;
     if !is_yaml(&path) {
-        return Err("only YAML suites can be edited here".into());
+        return Err(CommandError::invalid("only YAML suites can be edited here"));
     }
     let (bytes, stamp) = workspace::read_stamped(&path).map_err(|e| e.to_string())?;
     let text = String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8", path.display()))?;
@@ -207,23 +210,28 @@ pub fn edit_suite(
         SuiteEdit::Add { case } => edit::add_case(&path, &text, &case),
         SuiteEdit::Replace { index, case } => edit::replace_case(&path, &text, index, &case),
         SuiteEdit::Remove { index } => edit::remove_case(&path, &text, index),
-    }
-    .map_err(|e| e.to_string())?;
+    }?;
     workspace::save_atomic(&path, edited.as_bytes(), Some(&stamp)).map_err(|e| e.to_string())?;
     suite_view(&path)
 }
 
 /// Creates `evals/NAME.yaml` in the opened library, empty.
 #[tauri::command]
+#[specta::specta]
 pub fn create_suite(state: tauri::State<'_, AppState>, name: String) -> CommandResult<String> {
     let session = state.session();
-    let root = session.project_root().ok_or("no library is open")?;
+    let root = session
+        .project_root()
+        .ok_or_else(|| CommandError::unavailable("no library is open"))?;
     let file_name = suite_file_name(&name)?;
     let evals = root.join(SUITES_DIR);
     std::fs::create_dir_all(&evals).map_err(|e| e.to_string())?;
     let path = evals.join(file_name);
     if path.exists() {
-        return Err(format!("{} already exists", path.display()));
+        return Err(CommandError::invalid(format!(
+            "{} already exists",
+            path.display()
+        )));
     }
     workspace::write_atomic(&path, edit::new_suite(name.trim(), &[]).as_bytes())
         .map_err(|e| e.to_string())?;
@@ -233,6 +241,7 @@ pub fn create_suite(state: tauri::State<'_, AppState>, name: String) -> CommandR
 /// Appends the cases of a skill-creator trigger-eval file (chosen by the
 /// user anywhere on disk) for `skill` to the suite at `suite`.
 #[tauri::command]
+#[specta::specta]
 pub fn import_trigger_evals(
     state: tauri::State<'_, AppState>,
     file: String,
@@ -250,14 +259,17 @@ pub fn import_trigger_evals(
     }
     let size = std::fs::metadata(&file).map_err(|e| e.to_string())?.len();
     if size > MAX_IMPORT_BYTES {
-        return Err(format!("{} is too large ({size} bytes)", file.display()));
+        return Err(CommandError::invalid(format!(
+            "{} is too large ({size} bytes)",
+            file.display()
+        )));
     }
     let text = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
-    let imported = Suite::from_trigger_evals(&file, &text, &skill).map_err(|e| e.to_string())?;
+    let imported = Suite::from_trigger_evals(&file, &text, &skill)?;
     let (bytes, stamp) = workspace::read_stamped(&suite_path).map_err(|e| e.to_string())?;
     let mut suite_text = String::from_utf8(bytes).map_err(|_| "the suite is not UTF-8")?;
     for case in &imported.cases {
-        suite_text = edit::add_case(&suite_path, &suite_text, case).map_err(|e| e.to_string())?;
+        suite_text = edit::add_case(&suite_path, &suite_text, case)?;
     }
     workspace::save_atomic(&suite_path, suite_text.as_bytes(), Some(&stamp))
         .map_err(|e| e.to_string())?;
@@ -301,7 +313,7 @@ pub(crate) fn edited_doc(
 }
 
 fn suite_view(path: &Path) -> CommandResult<SuiteView> {
-    let suite = Suite::load(path).map_err(|e| e.to_string())?;
+    let suite = Suite::load(path)?;
     Ok(SuiteView {
         path: display(path),
         name: suite.name,
@@ -325,7 +337,9 @@ fn suite_file_name(name: &str) -> CommandResult<String> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ' '));
     if !valid {
-        return Err("a suite name is 1–64 letters, digits, `-`, `_` or spaces".into());
+        return Err(CommandError::invalid(
+            "a suite name is 1–64 letters, digits, `-`, `_` or spaces",
+        ));
     }
     Ok(format!(
         "{}.yaml",

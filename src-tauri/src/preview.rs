@@ -5,7 +5,7 @@ use std::path::Path;
 
 use tauri::{AppHandle, Manager, State};
 
-use crate::commands::{CommandResult, lock};
+use crate::commands::{CommandError, CommandResult, lock};
 use crate::editor::skill_with_text;
 use crate::engine;
 use crate::session::display;
@@ -18,6 +18,7 @@ pub const PREVIEW_SCHEME: &str = "hone-preview";
 const MAX_RESOURCE_BYTES: u64 = 2 * 1024 * 1024;
 
 #[tauri::command]
+#[specta::specta]
 pub fn preview(
     state: State<'_, AppState>,
     path: String,
@@ -78,7 +79,10 @@ pub fn resource_response(
     let url = request.uri().to_string();
     let served = hone_core::render::resource_path(&url, hone_core::render::RESOURCE_BASE)
         .ok_or_else(|| format!("not a resource address: {url}"))
-        .and_then(|path| app.state::<AppState>().session().confine(&display(&path)))
+        .and_then(|path| {
+            let session = app.state::<AppState>().session();
+            session.confine(&display(&path)).map_err(|e| e.message)
+        })
         .and_then(|path| {
             let size = std::fs::metadata(&path).map_err(|e| e.to_string())?.len();
             if size > MAX_RESOURCE_BYTES {
@@ -112,18 +116,20 @@ fn resource_type(path: &Path, bytes: &[u8]) -> &'static str {
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn read_resource(state: State<'_, AppState>, path: String) -> CommandResult<String> {
     let path = state.session().confine(&path)?;
-    let metadata = std::fs::metadata(&path).map_err(|e| e.to_string())?;
+    let metadata = std::fs::metadata(&path).map_err(|e| CommandError::io(&e))?;
     if metadata.len() > MAX_RESOURCE_BYTES {
-        return Err(format!(
+        return Err(CommandError::invalid(format!(
             "{} is too large to view ({} bytes)",
             path.display(),
             metadata.len()
-        ));
+        )));
     }
-    let bytes = std::fs::read(&path).map_err(|e| e.to_string())?;
-    String::from_utf8(bytes).map_err(|_| format!("{} is not a text file", path.display()))
+    let bytes = std::fs::read(&path).map_err(|e| CommandError::io(&e))?;
+    String::from_utf8(bytes)
+        .map_err(|_| CommandError::invalid(format!("{} is not a text file", path.display())))
 }
 
 #[cfg(test)]

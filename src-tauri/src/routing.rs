@@ -18,6 +18,7 @@ use hone_core::rank::highlight::field_highlights;
 use hone_core::rank::live::{LiveRankers, position};
 use hone_core::rank::{self, Ranker, RankerKind, RoutingDoc};
 
+use crate::ipc::CommandError;
 use crate::session::Session;
 use crate::views::{OpenRank, RankedView, Ranking};
 
@@ -141,8 +142,8 @@ impl Routing {
         threshold: Option<f32>,
         open: Option<&RoutingDoc>,
         progress: &mut dyn FnMut(usize, usize),
-    ) -> Result<(Report, Option<Comparison>), String> {
-        let suite = Suite::load(suite_path).map_err(|e| e.to_string())?;
+    ) -> Result<(Report, Option<Comparison>), CommandError> {
+        let suite = Suite::load(suite_path)?;
         let identities = Identities::from_library(session.library());
         let suites = eval::resolve_suites(&[suite], &identities).map_err(|e| e.to_string())?;
         self.sync(session);

@@ -25,7 +25,7 @@ use serde::Serialize;
 use tauri::{AppHandle, Manager, State};
 use tokio_util::sync::CancellationToken;
 
-use crate::commands::{AppState, CommandResult, lock};
+use crate::commands::{AppState, CommandError, CommandResult, lock};
 
 /// Entries of the request log kept for the panel.
 pub const LOG_CAPACITY: usize = 500;
@@ -57,7 +57,7 @@ struct Shared {
     next_seq: u64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub enum Phase {
     /// Never started.
@@ -71,7 +71,7 @@ pub enum Phase {
 }
 
 /// One line of the panel's log.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct LogEntry {
     pub seq: u64,
@@ -83,7 +83,7 @@ pub struct LogEntry {
 }
 
 /// A `--print-config` snippet for one client.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct Snippet {
     pub client: &'static str,
@@ -92,8 +92,8 @@ pub struct Snippet {
     pub text: String,
 }
 
-/// What the panel shows. `ui/src/lib/ipc.ts` mirrors it.
-#[derive(Debug, Clone, Serialize)]
+/// What the panel shows.
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ServeStatus {
     pub phase: Phase,
@@ -365,6 +365,7 @@ fn library_roots(app: &AppHandle) -> Vec<PathBuf> {
 /// Serves the open library at `127.0.0.1:PORT` (0: any free port), with a
 /// new bearer token when `token`, leaving out skills with errors when `strict`.
 #[tauri::command]
+#[specta::specta]
 pub fn serve_start(
     app: AppHandle,
     serving: State<'_, Serving>,
@@ -374,13 +375,14 @@ pub fn serve_start(
 ) -> CommandResult<ServeStatus> {
     let roots = library_roots(&app);
     if roots.is_empty() {
-        return Err("no library is open".into());
+        return Err(CommandError::unavailable("no library is open"));
     }
     serving.start(roots.clone(), port, strict, token)?;
     Ok(serving.status(roots, 0))
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn serve_stop(app: AppHandle, serving: State<'_, Serving>) -> ServeStatus {
     serving.stop("stopped from the panel");
     serving.status(library_roots(&app), 0)
@@ -388,6 +390,7 @@ pub fn serve_stop(app: AppHandle, serving: State<'_, Serving>) -> ServeStatus {
 
 /// The server's state and the log entries after `since`.
 #[tauri::command]
+#[specta::specta]
 pub fn serve_status(app: AppHandle, serving: State<'_, Serving>, since: u64) -> ServeStatus {
     serving.status(library_roots(&app), since)
 }

@@ -17,6 +17,7 @@ use hone_core::skill::Skill;
 use hone_core::workspace::{self, ConfineError};
 
 use crate::engine;
+use crate::ipc::{CommandError, ErrorKind};
 use crate::views::{
     LibraryView, ProblemView, RootKind, RootView, ShadowedView, SkillSummary, count,
 };
@@ -105,10 +106,13 @@ impl Session {
     }
 
     /// The canonical `path` if it lies inside the opened library.
-    pub fn confine(&self, path: &str) -> Result<PathBuf, String> {
+    pub fn confine(&self, path: &str) -> Result<PathBuf, CommandError> {
         workspace::confine(&self.allowed, Path::new(path)).map_err(|e| match e {
-            ConfineError::Outside(_) => format!("refused: {path} is outside the opened library"),
-            other => other.to_string(),
+            ConfineError::Outside(_) => CommandError::new(
+                ErrorKind::Refused,
+                format!("refused: {path} is outside the opened library"),
+            ),
+            other => CommandError::new(ErrorKind::NotFound, other.to_string()),
         })
     }
 

@@ -15,7 +15,7 @@ use hone_core::skill::Skill;
 use tauri::AppHandle;
 use tauri::ipc::Channel;
 
-use crate::commands::{CommandResult, lock};
+use crate::commands::{CommandError, CommandResult, lock};
 use crate::engine;
 use crate::events::AppEvent;
 use crate::routing::Routing;
@@ -108,7 +108,9 @@ impl AppState {
     /// Starts opening the library the window will ask for first.
     pub fn open_early(&self) {
         let (project, user) = self.preferences.startup_roots();
-        let opening = std::thread::spawn(move || Session::open(&project, user.as_deref()));
+        let opening = std::thread::spawn(move || {
+            Session::open(&project, user.as_deref()).map_err(CommandError::from)
+        });
         *lock(&self.library.early) = Some(opening);
     }
 

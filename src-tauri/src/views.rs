@@ -1,7 +1,7 @@
 //! The values the commands send to the window.
 //!
-//! `ui/src/lib/ipc.ts` mirrors every type here field for field (camelCase on
-//! the wire); a change here is a change there.
+//! Each is camelCase on the wire and derives `specta::Type`: its TypeScript
+//! twin in `ui/src/lib/bindings.ts` is generated from it (see [`crate::ipc`]).
 
 use hone_core::catalog::BudgetReport;
 use hone_core::diagnostic::{Diagnostic, Severity};
@@ -16,7 +16,7 @@ use hone_core::workspace::Stamp;
 use serde::{Deserialize, Serialize};
 
 /// What the window needs to draw its first frame.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct Startup {
     pub library: LibraryView,
@@ -26,21 +26,21 @@ pub struct Startup {
 
 /// Which root a skill comes from: the opened library, or the optional
 /// user-level skills folder it takes priority over.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub enum RootKind {
     Project,
     User,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct RootView {
     pub path: String,
     pub kind: RootKind,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct LibraryView {
     pub roots: Vec<RootView>,
@@ -53,7 +53,7 @@ pub struct LibraryView {
     pub checking: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct SkillSummary {
     pub id: String,
@@ -69,7 +69,7 @@ pub struct SkillSummary {
     pub metadata_tokens: u64,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ShadowedView {
     pub id: String,
@@ -77,7 +77,7 @@ pub struct ShadowedView {
     pub hidden: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ProblemView {
     pub path: String,
@@ -85,7 +85,7 @@ pub struct ProblemView {
 }
 
 /// A skill file as read from disk.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct SkillFile {
     pub path: String,
@@ -94,12 +94,12 @@ pub struct SkillFile {
 }
 
 /// Everything the editor shows about the current text.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct Analysis {
     pub diagnostics: Vec<Diagnostic>,
     /// The frontmatter as JSON when it parses as a mapping.
-    pub fields: Option<serde_json::Value>,
+    pub fields: Option<serde_json::Map<String, serde_json::Value>>,
     /// Why the form cannot be used (unclosed frontmatter, broken YAML).
     pub form_blocked: Option<String>,
     pub costs: StageCosts,
@@ -113,7 +113,7 @@ pub struct Analysis {
 }
 
 /// Token cost of each loading stage of a skill.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct StageCosts {
     pub tokenizer: String,
@@ -122,7 +122,7 @@ pub struct StageCosts {
     pub resources: u64,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceView {
     pub path: String,
@@ -131,7 +131,7 @@ pub struct ResourceView {
     pub tokens: Option<u64>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct Preview {
     /// Address of the rendered body for the preview frame.
@@ -140,7 +140,7 @@ pub struct Preview {
     pub substitutions: Vec<Substitution>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum SaveOutcome {
     Saved {
@@ -155,7 +155,7 @@ pub enum SaveOutcome {
 }
 
 /// Library-wide token figures for the chosen tokenizer and context window.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct LibraryCosts {
     pub tokenizer: String,
@@ -170,7 +170,7 @@ pub struct LibraryCosts {
 }
 
 /// Sent through the watch channel when files of the library change on disk.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct LibraryChanged {
     pub library: LibraryView,
@@ -186,7 +186,7 @@ pub fn count(diagnostics: &[Diagnostic], severity: Severity) -> u32 {
 }
 
 /// A ranking of the library for the test-query panel.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct Ranking {
     pub ranker: RankerKind,
@@ -199,7 +199,7 @@ pub struct Ranking {
     pub micros: u64,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct RankedView {
     /// 1-based.
@@ -216,7 +216,7 @@ pub struct RankedView {
 
 /// The open skill's rank (1-based, within the top 50) with the editor's text
 /// and with the saved file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct OpenRank {
     pub id: String,
@@ -227,7 +227,7 @@ pub struct OpenRank {
 }
 
 /// Whether a ranker can be used, and if not, what to do about it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct RankerStatus {
     pub kind: RankerKind,
@@ -239,14 +239,14 @@ pub struct RankerStatus {
 }
 
 /// The editor's text of the open skill, for rankings that include unsaved edits.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct OpenText {
     pub path: String,
     pub text: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct SuiteSummary {
     pub path: String,
@@ -260,7 +260,7 @@ pub struct SuiteSummary {
     pub editable: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct SuiteView {
     pub path: String,
@@ -270,7 +270,7 @@ pub struct SuiteView {
 }
 
 /// A change to one suite file.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, specta::Type)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum SuiteEdit {
     Add { case: Case },
@@ -278,7 +278,7 @@ pub enum SuiteEdit {
     Remove { index: usize },
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct EvalRun {
     pub report: Report,
@@ -289,7 +289,7 @@ pub struct EvalRun {
 }
 
 /// Which skills go into a pack.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ExportRequest {
     /// Skill folders.
@@ -302,14 +302,14 @@ pub struct ExportRequest {
 }
 
 /// The result of an export: written, or refused for findings at error level.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum ExportOutcome {
     Written { report: ExportReport },
     Blocked { skills: Vec<BlockedSkill> },
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct BlockedSkill {
     pub name: String,

@@ -6,13 +6,14 @@ use std::sync::atomic::Ordering;
 use tauri::ipc::Channel;
 use tauri::{Manager, State, Window, WindowEvent};
 
-use crate::commands::{CommandResult, lock};
+use crate::commands::{CommandError, CommandResult, lock};
 use crate::events::AppEvent;
 use crate::state::AppState;
 
 /// The window reports that it became usable; answers how long after the
 /// process started that was (the first report counts).
 #[tauri::command]
+#[specta::specta]
 pub fn mark_ready(state: State<'_, AppState>) -> u64 {
     let mut ready = lock(&state.window.ready_ms);
     *ready.get_or_insert_with(|| {
@@ -24,20 +25,23 @@ pub fn mark_ready(state: State<'_, AppState>) -> u64 {
 
 /// Registers the window's channel for library changes and close requests.
 #[tauri::command]
+#[specta::specta]
 pub fn subscribe(state: State<'_, AppState>, events: Channel<AppEvent>) {
     *lock(&state.window.events) = Some(events);
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn set_dirty(state: State<'_, AppState>, dirty: bool) {
     state.window.dirty.store(dirty, Ordering::Relaxed);
 }
 
 /// Closes the window after the user chose to discard or saved.
 #[tauri::command]
+#[specta::specta]
 pub fn close_window(state: State<'_, AppState>, window: Window) -> CommandResult<()> {
     state.window.dirty.store(false, Ordering::Relaxed);
-    window.close().map_err(|e| e.to_string())
+    window.close().map_err(CommandError::failed)
 }
 
 /// Closing with unsaved edits asks first: the window shows the question and

@@ -666,7 +666,7 @@ impl App {
     ) -> Result<serde_json::Value, String> {
         const SCRIPT: &str = "const done = arguments[arguments.length - 1];\
             window.__TAURI_INTERNALS__.invoke(arguments[0], arguments[1])\
-            .then((ok) => done({ ok }), (err) => done({ err: String(err) }));";
+            .then((ok) => done({ ok }), (err) => done({ err }));";
         let outcome = answered(
             format_args!("invoke {command}"),
             self.client
@@ -675,7 +675,13 @@ impl App {
         .await
         .unwrap_or_else(|e| panic!("invoke {command}: {e}"));
         match outcome.get("err") {
-            Some(err) => Err(err.as_str().unwrap_or_default().to_owned()),
+            // A command's `CommandError` is an object; Tauri's own refusals are strings.
+            Some(err) => Err(err
+                .get("message")
+                .unwrap_or(err)
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()),
             None => Ok(outcome.get("ok").cloned().unwrap_or_default()),
         }
     }

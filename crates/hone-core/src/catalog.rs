@@ -213,6 +213,7 @@ pub fn claude_code_listing(skills: &[&Skill]) -> String {
 
 /// How the Claude Code listing fits its budget at a context-window size.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct BudgetReport {
     pub context_window_tokens: u64,
     /// The budget, in UTF-16 units: window × 1% × 4 characters per token.
@@ -250,6 +251,7 @@ pub struct BudgetReport {
 
 /// How one skill appears in Claude Code's listing, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ListingStatus {
     pub id: String,
     /// `listed`, `truncated`, `name-only`, `at-risk` or `unlisted`.

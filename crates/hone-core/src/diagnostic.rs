@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 /// How serious a finding is. Ordered so that `Error > Warning > Info`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Info,
@@ -30,6 +31,7 @@ impl Severity {
 
 /// A point in a text file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Position {
     /// 1-based line number.
     pub line: u32,
@@ -41,6 +43,7 @@ pub struct Position {
 
 /// A half-open range of a text file, `start..end`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Span {
     pub start: Position,
     pub end: Position,
@@ -68,6 +71,7 @@ impl Span {
 
 /// One replacement of a byte range of the file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Edit {
     pub start: usize,
     pub end: usize,
@@ -76,6 +80,7 @@ pub struct Edit {
 
 /// A safe, mechanical fix: applying every edit yields a file where the finding is gone.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Fix {
     /// What the fix does, in the imperative ("Quote the description").
     pub title: String,
@@ -109,6 +114,7 @@ impl Fix {
 
 /// A finding of a validation rule (or of loading a skill).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Diagnostic {
     /// The rule's stable code, e.g. `HS001`.
     pub code: String,

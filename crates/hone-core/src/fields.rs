@@ -14,6 +14,7 @@ use serde::Serialize;
 
 /// Who reads a key. The specification's keys are read by every agent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum Reader {
     /// The agentskills.io specification.
@@ -28,6 +29,7 @@ pub enum Reader {
 
 /// How one string given for a list field becomes the list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum Split {
     /// The string is the one item.
@@ -55,6 +57,7 @@ impl Split {
 
 /// The value a key holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum ValueType {
     /// One line of text.
@@ -77,6 +80,7 @@ pub enum ValueType {
 
 /// One frontmatter key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct Field {
     pub key: &'static str,

@@ -42,6 +42,7 @@ pub struct Shadowed {
 
 /// Something the scan could not read or follow.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct DiscoveryProblem {
     pub path: PathBuf,
     pub message: String,

@@ -28,6 +28,7 @@ pub const SKILL_DIR: &str = "${CLAUDE_SKILL_DIR}";
 
 /// One placeholder and what it becomes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Substitution {
     pub placeholder: String,
     pub becomes: String,

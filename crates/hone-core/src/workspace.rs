@@ -30,6 +30,7 @@ use crate::skill::SKILL_FILE;
 
 /// What a file looked like when it was read: enough to tell whether it changed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Stamp {
     /// Hex SHA-256 of the content.
     pub hash: String,

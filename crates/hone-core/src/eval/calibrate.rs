@@ -27,6 +27,7 @@ pub const MIN_CASES: usize = 10;
 
 /// The outcome of a calibration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Calibration {
     pub ranker: RankerKind,
     /// Cases that expect a skill or none (the ones a threshold decides).
@@ -40,6 +41,7 @@ pub struct Calibration {
 
 /// A threshold and how it routes the cases.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ThresholdScore {
     pub threshold: f32,
     pub accuracy: Option<f64>,

@@ -58,6 +58,7 @@ use crate::rank::{Match, RankError, RankerKind};
 
 /// The outcome of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Report {
     pub suite: String,
     pub library: String,
@@ -98,6 +99,7 @@ pub const RANKER_ERROR: &str = "(error)";
 
 /// How many cases expecting `expected` picked `picked`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ConfusionCell {
     pub expected: String,
     pub picked: String,
@@ -165,6 +167,7 @@ const NO_MATCH: &str = "no skill matched";
 
 /// A match as the report keeps it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RankedSkill {
     pub id: String,
     pub score: f32,
@@ -173,6 +176,7 @@ pub struct RankedSkill {
 
 /// The outcome of one case.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CaseReport {
     pub suite: String,
     /// Line of the case in its suite file.
@@ -328,6 +332,7 @@ impl CaseReport {
 
 /// Metrics of a set of cases. See the module documentation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct MetricValues {
     pub cases: usize,
     pub positive_cases: usize,
@@ -414,6 +419,7 @@ impl MetricValues {
 
 /// Overall metrics and the same per tag.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Metrics {
     #[serde(flatten)]
     pub overall: MetricValues,
@@ -454,6 +460,7 @@ fn percentile(sorted: &[f64], p: f64) -> Option<f64> {
 
 /// A metric in two runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct MetricDelta {
     pub old: Option<f64>,
     pub new: Option<f64>,
@@ -463,6 +470,7 @@ pub struct MetricDelta {
 
 /// A case whose outcome changed between two runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CaseChange {
     pub suite: String,
     pub query: String,
@@ -477,6 +485,7 @@ pub struct CaseChange {
 /// skill ranked higher; it regressed in the opposite cases. Cases are matched
 /// by suite and query; `only_old` and `only_new` count the others.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Comparison {
     pub metrics: BTreeMap<String, MetricDelta>,
     pub improved: Vec<CaseChange>,

@@ -46,6 +46,7 @@ const MAX_HEADINGS: usize = 4;
 
 /// Measured suggestions for one skill.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Suggestions {
     pub skill: String,
     pub training_cases: usize,
@@ -61,6 +62,7 @@ pub struct Suggestions {
 
 /// One description edit and what it did.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Suggestion {
     pub change: Change,
     /// Where the candidate comes from, for the author.
@@ -73,6 +75,7 @@ pub struct Suggestion {
 
 /// The edit, as a diff of the description.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", content = "text", rename_all = "lowercase")]
 pub enum Change {
     /// A clause appended to the description.

@@ -34,6 +34,7 @@ pub struct Suite {
 
 /// One request and what should be selected for it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Case {
     pub query: String,
     /// Acceptable skills; `Some([])` means none should be selected; `None`

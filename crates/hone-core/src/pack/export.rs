@@ -62,6 +62,7 @@ pub struct ExportProgress {
 
 /// One skill as exported.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ExportedSkill {
     /// The skill's name and its folder in the pack.
     pub name: String,
@@ -79,6 +80,7 @@ pub struct ExportedSkill {
 
 /// What an export wrote.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ExportReport {
     /// The pack file; `None` for [`build`], which writes nothing.
     pub path: Option<PathBuf>,

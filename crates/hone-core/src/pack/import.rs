@@ -59,6 +59,7 @@ pub struct VerifyReport {
 
 /// What importing a skill does at its destination.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "lowercase")]
 pub enum ImportAction {
     /// No skill of that name is there yet.
@@ -69,6 +70,7 @@ pub enum ImportAction {
 
 /// One skill of an import, planned or done.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PlannedSkill {
     pub name: String,
     /// The folder it is (or would be) written to.
@@ -83,6 +85,7 @@ pub struct PlannedSkill {
 /// A dry run of an import: what it would add and replace, and whether it can
 /// go ahead.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ImportPlan {
     pub pack: PathBuf,
     pub destination: PathBuf,
@@ -96,6 +99,7 @@ pub struct ImportPlan {
 
 /// What an import wrote.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ImportReport {
     pub pack: PathBuf,
     pub destination: PathBuf,

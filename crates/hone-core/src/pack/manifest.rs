@@ -38,6 +38,7 @@ pub const MANIFEST_VERSION: u32 = 1;
 /// }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Manifest {
     /// The schema version, [`MANIFEST_VERSION`]. A reader refuses a newer one.
     pub manifest_version: u32,
@@ -54,6 +55,7 @@ pub struct Manifest {
 
 /// One skill of a pack.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ManifestSkill {
     /// The skill's name, which is also its folder in the zip.
     pub name: String,
@@ -68,6 +70,7 @@ pub struct ManifestSkill {
 
 /// One file of a skill.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ManifestFile {
     /// Relative to the skill's folder, `/`-separated.
     pub path: String,
@@ -82,6 +85,7 @@ pub struct ManifestFile {
 
 /// Token counts per disclosure stage, measured with one tokenizer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct StageTokens {
     /// The tokenizer the counts were made with; packs use `o200k`, the one
     /// exact offline tokenizer of a current model family.

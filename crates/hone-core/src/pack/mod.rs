@@ -65,6 +65,7 @@ use crate::library::LibraryError;
 
 /// What [`export`] writes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "lowercase")]
 pub enum PackFormat {
     /// `NAME.zip`: one or more skills.
@@ -119,6 +120,7 @@ impl Default for Limits {
 
 /// Why a pack is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum RejectionKind {
     /// The file is not a readable zip, or its headers disagree.
@@ -159,6 +161,7 @@ pub enum RejectionKind {
 
 /// One reason a pack is refused.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Rejection {
     pub kind: RejectionKind,
     /// The entry it is about, as stored (lossily decoded when not UTF-8).

@@ -26,6 +26,7 @@ use super::{
 
 /// The contrast of two skills for one request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Contrast {
     pub request: String,
     /// The skill the author expected (or the open skill).
@@ -49,6 +50,7 @@ pub struct Contrast {
 
 /// One skill's side of a [`Contrast`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SkillSide {
     pub id: String,
     pub key: String,
@@ -72,6 +74,7 @@ pub struct SkillSide {
 
 /// A word of the request matched in one field.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct WordMatch {
     /// As written in the request.
     pub word: String,
@@ -82,6 +85,7 @@ pub struct WordMatch {
 
 /// One part of the routing text and its share of the semantic similarity.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SentenceCloseness {
     pub field: RoutingField,
     pub text: String,

@@ -15,6 +15,7 @@ use super::{Explanation, RoutingDoc, RoutingField};
 
 /// One routing field of a match, ready to paint.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct FieldHighlight {
     pub field: RoutingField,
@@ -25,6 +26,7 @@ pub struct FieldHighlight {
 
 /// A run of a field's text, matched (`hit`) or not.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Segment {
     pub text: String,
     pub hit: bool,

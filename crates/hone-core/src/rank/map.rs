@@ -24,6 +24,7 @@ const ITERATIONS: usize = 200;
 
 /// The two principal axes of a set of vectors.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Projection {
     mean: Vec<f32>,
     axes: [Vec<f32>; 2],
@@ -124,6 +125,7 @@ fn normalise(vector: &mut [f32]) -> bool {
 
 /// The library in the plane.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct LibraryMap {
     pub points: Vec<MapPoint>,
     /// Colliding pairs, by index into `points`.
@@ -135,6 +137,7 @@ pub struct LibraryMap {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct MapPoint {
     pub id: String,
     pub key: String,

@@ -115,6 +115,7 @@ impl RoutingDoc {
 
 /// A field of the routing metadata.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum RoutingField {
     Name,
@@ -143,6 +144,7 @@ impl RoutingField {
 
 /// The family of a ranker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "lowercase")]
 pub enum RankerKind {
     /// Keyword ranking: BM25 over the routing fields.
@@ -206,6 +208,7 @@ pub struct Match {
 
 /// Why a skill matched, for the search panel to show and highlight.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Explanation {
     Keyword(KeywordExplanation),
@@ -216,6 +219,7 @@ pub enum Explanation {
 
 /// What a model answered over its runs (filled in by the agent ranker).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct AgentExplanation {
     /// Runs that answered.
     pub runs: usize,
@@ -233,6 +237,7 @@ pub struct AgentExplanation {
 /// Keyword evidence: which query terms matched which fields, and how much each
 /// contributed to the raw score. Contributions sum to the match's score.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct KeywordExplanation {
     /// Matched (term, field) pairs, largest contribution first.
     pub terms: Vec<TermMatch>,
@@ -246,6 +251,7 @@ pub struct KeywordExplanation {
 
 /// One query term matching one field.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TermMatch {
     /// The word of the query as the user wrote it.
     pub term: String,
@@ -264,6 +270,7 @@ pub struct TermMatch {
 
 /// Semantic evidence (filled in by the semantic ranker).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SemanticExplanation {
     /// Cosine similarity of the request and the routing text.
     pub similarity: f32,
@@ -277,6 +284,7 @@ pub struct SemanticExplanation {
 
 /// One part of the routing text and its share of the similarity.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SemanticPart {
     pub field: RoutingField,
     /// Byte range of the part in [`RoutingDoc::field_text`].
@@ -286,6 +294,7 @@ pub struct SemanticPart {
 
 /// Hybrid evidence: the parts fused (filled in by the hybrid ranker).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct HybridExplanation {
     pub keyword: Option<KeywordExplanation>,
     pub semantic: Option<SemanticExplanation>,

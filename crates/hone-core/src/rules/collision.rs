@@ -52,6 +52,7 @@ const MIN_DISTINCTIVE_CAP: usize = 8;
 
 /// Two colliding skills, by index in the documents given to the index.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Collision {
     pub first: usize,
     pub second: usize,

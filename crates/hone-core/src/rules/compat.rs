@@ -23,6 +23,7 @@ use crate::skill::Skill;
 
 /// What one client does with a skill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     /// Loaded and read as written.
@@ -106,6 +107,7 @@ pub fn effect(rule: Rule, target: Target) -> Effect {
 
 /// One cell of the matrix.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Cell {
     pub verdict: Verdict,
     /// The findings behind the verdict (those that change or refuse), in
@@ -115,6 +117,7 @@ pub struct Cell {
 
 /// A finding behind a cell, pointing into the file like a diagnostic.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CellFinding {
     pub code: String,
     pub message: String,
@@ -123,6 +126,7 @@ pub struct CellFinding {
 
 /// One skill's row: a cell per client.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SkillCompat {
     pub id: String,
     pub path: std::path::PathBuf,

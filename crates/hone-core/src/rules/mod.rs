@@ -98,6 +98,7 @@ mod testing;
 
 /// Which consumer's rules to apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum Target {
     /// The open specification at agentskills.io and its reference validator.

@@ -1,0 +1,286 @@
+//! The typed boundary between the window and the app.
+//!
+//! One table, [`builder`], lists every command. It serves three purposes, so
+//! they cannot drift apart: the app's invoke handler, the TypeScript bindings
+//! (`ui/src/lib/bindings.ts`, generated from the commands' Rust signatures and
+//! the `specta::Type` of every value that crosses), and the test that the
+//! grant list in `capabilities/` names exactly these commands.
+//!
+//! The bindings are checked in, so the UI builds without Rust; a test
+//! regenerates them in memory and fails when the checked-in file is stale:
+//! refresh it with `HONE_WRITE_BINDINGS=1 cargo test -p hone-app --lib ipc`.
+//!
+//! Casing on the wire: a field is named as serde names it. The app's own view
+//! types rename to camelCase; the engine's types keep the shape `hone`'s JSON
+//! output has (`--format json`), which the CLI promises not to change.
+//!
+//! Errors cross as a [`CommandError`]: a kind the window can branch on, a
+//! message for the user and, when the error is about a place in a file, that
+//! place.
+
+use hone_core::eval::suite::SuiteError;
+use serde::{Deserialize, Serialize};
+use tauri_specta::{ErrorHandlingMode, collect_commands};
+
+use crate::{diagnose, editor, health, library, packs, panel, preview, serving, window};
+
+/// Why a command failed, for the window to show.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type, thiserror::Error)]
+#[serde(rename_all = "camelCase")]
+#[error("{message}")]
+pub struct CommandError {
+    pub kind: ErrorKind,
+    /// A sentence for the user, complete without the position.
+    pub message: String,
+    /// Where in which file the problem is, when it is in a file.
+    pub position: Option<SourcePosition>,
+}
+
+/// What kind of failure a [`CommandError`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub enum ErrorKind {
+    /// The input cannot be used: a bad name, a malformed file.
+    Invalid,
+    /// A path outside the opened library, or another request Hone refuses.
+    Refused,
+    /// A file or folder the command needs does not exist.
+    NotFound,
+    /// Reading or writing failed.
+    Io,
+    /// What the command needs is not there yet: no library, no model.
+    Unavailable,
+    /// Anything else.
+    Failed,
+}
+
+/// A place in a file: 1-based line and column.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct SourcePosition {
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl CommandError {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            message: message.into(),
+            position: None,
+        }
+    }
+
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Invalid, message)
+    }
+
+    pub fn unavailable(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Unavailable, message)
+    }
+
+    /// Any other error, by its message.
+    pub fn failed(error: impl std::fmt::Display) -> Self {
+        Self::new(ErrorKind::Failed, error.to_string())
+    }
+
+    /// An I/O failure, as `NotFound` when that is what it was.
+    pub fn io(error: &std::io::Error) -> Self {
+        let kind = match error.kind() {
+            std::io::ErrorKind::NotFound => ErrorKind::NotFound,
+            _ => ErrorKind::Io,
+        };
+        Self::new(kind, error.to_string())
+    }
+}
+
+/// A message without more to say about it: the commands' catch-all.
+impl From<String> for CommandError {
+    fn from(message: String) -> Self {
+        Self::new(ErrorKind::Failed, message)
+    }
+}
+
+impl From<&str> for CommandError {
+    fn from(message: &str) -> Self {
+        Self::new(ErrorKind::Failed, message)
+    }
+}
+
+/// A suite file that does not parse: its message, and where.
+impl From<SuiteError> for CommandError {
+    fn from(error: SuiteError) -> Self {
+        Self {
+            kind: ErrorKind::Invalid,
+            position: Some(SourcePosition {
+                path: error.path.display().to_string(),
+                line: error.line,
+                column: error.column,
+            }),
+            message: error.message,
+        }
+    }
+}
+
+/// Every command the window may call, and the types they exchange.
+pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
+    tauri_specta::Builder::<tauri::Wry>::new()
+        .commands(collect_commands![
+            library::startup,
+            health::library_health,
+            window::mark_ready,
+            library::open_library,
+            library::forget_recent,
+            editor::open_skill,
+            editor::analyze,
+            editor::frontmatter_fields,
+            editor::set_field,
+            editor::apply_fix,
+            preview::preview,
+            preview::read_resource,
+            editor::save_skill,
+            library::create_skill,
+            library::rename_skill,
+            library::delete_skill,
+            library::library_costs,
+            window::subscribe,
+            window::set_dirty,
+            window::close_window,
+            panel::ranker_status,
+            panel::rank_query,
+            panel::list_suites,
+            panel::suite_cases,
+            panel::unknown_skills,
+            panel::run_eval,
+            panel::edit_suite,
+            panel::create_suite,
+            panel::import_trigger_evals,
+            packs::export_pack,
+            packs::plan_import,
+            packs::import_pack,
+            serving::serve_start,
+            serving::serve_stop,
+            serving::serve_status,
+            diagnose::why_lost,
+            diagnose::library_map,
+            diagnose::suggest_edits,
+            diagnose::calibrate_threshold,
+        ])
+        .error_handling(ErrorHandlingMode::Result)
+        // One TypeScript type per Rust type: the window reads what the app
+        // sends and the few argument types are sent as the app reads them.
+        .disable_serde_phases()
+        // Sizes, counts and milliseconds: far below 2^53, so `number` is exact.
+        .dangerously_cast_bigints_to_number()
+        // Scores, similarities and thresholds are finite by construction, so
+        // a float is a `number`, never the `null` serde writes for NaN.
+        .semantic_types(
+            specta_typescript::semantic::Configuration::empty().enable_lossless_floats(),
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::*;
+
+    const BINDINGS: &str = "ui/src/lib/bindings.ts";
+
+    fn typescript() -> specta_typescript::Typescript {
+        specta_typescript::Typescript::default().header(
+            "// Generated from the app's Rust commands by src-tauri/src/ipc.rs. Do not edit:\n\
+             // refresh with `HONE_WRITE_BINDINGS=1 cargo test -p hone-app --lib ipc`.",
+        )
+    }
+
+    /// The checked-in bindings are what the Rust side generates now.
+    #[test]
+    fn bindings_are_up_to_date() {
+        let checked_in = Path::new(env!("CARGO_MANIFEST_DIR")).join(BINDINGS);
+        let scratch = tempfile::tempdir().unwrap();
+        let fresh = scratch.path().join("bindings.ts");
+        builder().export(typescript(), &fresh).unwrap();
+        let fresh = std::fs::read_to_string(&fresh).unwrap();
+        if std::env::var_os("HONE_WRITE_BINDINGS").is_some() {
+            std::fs::write(&checked_in, &fresh).unwrap();
+        }
+        let old = std::fs::read_to_string(&checked_in).unwrap_or_default();
+        assert!(
+            old == fresh,
+            "{BINDINGS} is stale: refresh it with \
+             `HONE_WRITE_BINDINGS=1 cargo test -p hone-app --lib ipc` and commit it"
+        );
+    }
+
+    /// Reads the command names out of a builder's configuration.
+    struct CommandNames(std::sync::Mutex<Vec<String>>);
+
+    impl tauri_specta::LanguageExt for &CommandNames {
+        type Error = std::io::Error;
+
+        fn export(
+            self,
+            cfg: &tauri_specta::BuilderConfiguration,
+            _: &Path,
+        ) -> Result<(), Self::Error> {
+            let names = cfg.commands.iter().map(|c| c.name().to_string());
+            self.0.lock().unwrap().extend(names);
+            Ok(())
+        }
+    }
+
+    /// Every command of the table is granted in `capabilities/`, through the
+    /// list `build.rs` generates permissions from, and nothing else is.
+    #[test]
+    fn granted_commands_match_the_table() {
+        let names = CommandNames(Default::default());
+        builder().export(&names, PathBuf::new()).unwrap();
+        let mut table = names.0.into_inner().unwrap();
+        let mut granted: Vec<String> = crate::command_names::COMMANDS
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        table.sort();
+        granted.sort();
+        assert_eq!(table, granted);
+
+        let capability = include_str!("../../capabilities/default.json");
+        for name in granted {
+            let permission = format!("\"allow-{}\"", name.replace('_', "-"));
+            assert!(
+                capability.contains(&permission),
+                "{permission} is not granted"
+            );
+        }
+    }
+
+    #[test]
+    fn errors_cross_as_tagged_objects() {
+        let plain = CommandError::invalid("a suite name is 1–64 letters");
+        assert_eq!(
+            serde_json::to_value(&plain).unwrap(),
+            serde_json::json!({"kind": "invalid", "message": "a suite name is 1–64 letters", "position": null})
+        );
+        let placed = CommandError::from(SuiteError {
+            path: PathBuf::from("/lib/evals/routing.yaml"),
+            line: 3,
+            column: 5,
+            message: "`expect` must be a list".into(),
+        });
+        assert_eq!(
+            serde_json::to_value(&placed).unwrap(),
+            serde_json::json!({
+                "kind": "invalid",
+                "message": "`expect` must be a list",
+                "position": {"path": "/lib/evals/routing.yaml", "line": 3, "column": 5},
+            })
+        );
+        let missing = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+        assert_eq!(CommandError::io(&missing).kind, ErrorKind::NotFound);
+        let back: CommandError =
+            serde_json::from_value(serde_json::to_value(&placed).unwrap()).unwrap();
+        assert_eq!(back, placed);
+    }
+}
