@@ -7,6 +7,7 @@
 //! Long work (opening a library of thousands of skills) runs on blocking
 //! worker threads, never on the thread that drives the window.
 
+mod baseline;
 mod commands;
 mod diagnose;
 mod editor;
@@ -90,6 +91,10 @@ pub fn run() {
             panel::edit_suite,
             panel::create_suite,
             panel::import_trigger_evals,
+            baseline::list_named_runs,
+            baseline::save_named_run,
+            baseline::delete_named_run,
+            baseline::compare_with_baseline,
             packs::export_pack,
             packs::plan_import,
             packs::import_pack,

@@ -142,6 +142,27 @@ impl Routing {
         open: Option<&RoutingDoc>,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<(Report, Option<Comparison>), String> {
+        let report = self.run_suite(session, kind, suite_path, threshold, open, progress)?;
+        let key = (suite_path.to_path_buf(), kind);
+        let comparison = self
+            .last_runs
+            .get(&key)
+            .map(|old| Comparison::new(old, &report));
+        self.last_runs.insert(key, report.clone());
+        Ok((report, comparison))
+    }
+
+    /// Runs `suite` without remembering the run: for a baseline, which is
+    /// not "the previous run" of the next one.
+    pub fn run_suite(
+        &mut self,
+        session: &Arc<Session>,
+        kind: RankerKind,
+        suite_path: &Path,
+        threshold: Option<f32>,
+        open: Option<&RoutingDoc>,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Report, String> {
         let suite = Suite::load(suite_path).map_err(|e| e.to_string())?;
         let identities = Identities::from_library(session.library());
         let suites = eval::resolve_suites(&[suite], &identities).map_err(|e| e.to_string())?;
@@ -154,14 +175,7 @@ impl Routing {
                 .map(crate::session::display)
                 .unwrap_or_default(),
         };
-        let report = eval::run(ranker, &suites, &options, progress);
-        let key = (suite_path.to_path_buf(), kind);
-        let comparison = self
-            .last_runs
-            .get(&key)
-            .map(|old| Comparison::new(old, &report));
-        self.last_runs.insert(key, report.clone());
-        Ok((report, comparison))
+        Ok(eval::run(ranker, &suites, &options, progress))
     }
 }
 

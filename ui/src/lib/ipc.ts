@@ -421,6 +421,8 @@ export interface Comparison {
   regressed: CaseChange[];
   only_old: number;
   only_new: number;
+  /** The change of latency_ms_p50 the runs' own spread explains (hone_core::eval::report::latency_noise_ms). */
+  latency_noise_ms?: number | null;
 }
 
 export interface EvalRun {
@@ -760,3 +762,40 @@ export const libraryMap = (ranker: RankerKind, query: string | null, open: OpenT
 export const suggestEdits = (ranker: RankerKind, skill: string) => invoke<Suggestions>('suggest_edits', { ranker, skill });
 
 export const calibrateThreshold = (ranker: RankerKind) => invoke<Calibration>('calibrate_threshold', { ranker });
+
+// --- evalsui ---
+
+/** hone_core::eval::runs::RunSummary */
+export interface RunSummary {
+  name: string;
+  saved_at: number;
+  with_edits: boolean;
+  suite: string;
+  ranker: RankerKind;
+  threshold: number;
+  metrics: MetricValues;
+}
+
+/** hone_core::eval::runs::RunListing */
+export interface RunListing {
+  runs: RunSummary[];
+  problems: string[];
+}
+
+/** What a run is compared with: the saved files, or a named run. */
+export type Baseline = { kind: 'saved' } | { kind: 'named'; name: string };
+
+export interface BaselineComparison {
+  report: Report;
+  comparison: Comparison;
+}
+
+export const listNamedRuns = () => invoke<RunListing>('list_named_runs');
+
+export const saveNamedRun = (name: string, report: Report, withEdits: boolean, replace: boolean) =>
+  invoke<RunSummary>('save_named_run', { name, report, withEdits, replace });
+
+export const deleteNamedRun = (name: string) => invoke<void>('delete_named_run', { name });
+
+export const compareWithBaseline = (baseline: Baseline, path: string, ranker: RankerKind, threshold: number | null, report: Report) =>
+  invoke<BaselineComparison>('compare_with_baseline', { baseline, path, ranker, threshold, report });
