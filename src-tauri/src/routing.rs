@@ -328,4 +328,38 @@ mod tests {
             .unwrap();
         assert!(comparison.is_some());
     }
+
+    #[test]
+    fn a_baseline_run_is_not_the_previous_run() {
+        let (dir, session) = library();
+        let suite = dir.path().join("suite.yaml");
+        fs::write(
+            &suite,
+            "name: s\ncases:\n  - query: fill the pdf form\n    expect: [pdf-forms]\n",
+        )
+        .unwrap();
+        let mut routing = routing(&session);
+        let baseline = routing
+            .run_suite(
+                &session,
+                RankerKind::Bm25,
+                &suite,
+                None,
+                None,
+                &mut |_, _| {},
+            )
+            .unwrap();
+        assert_eq!(baseline.metrics.overall.p_at_1, Some(1.0));
+        let (_, comparison) = routing
+            .run_eval(
+                &session,
+                RankerKind::Bm25,
+                &suite,
+                None,
+                None,
+                &mut |_, _| {},
+            )
+            .unwrap();
+        assert!(comparison.is_none(), "the baseline run was not recorded");
+    }
 }
