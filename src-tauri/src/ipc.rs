@@ -22,7 +22,7 @@ use hone_core::eval::suite::SuiteError;
 use serde::{Deserialize, Serialize};
 use tauri_specta::{ErrorHandlingMode, collect_commands};
 
-use crate::{diagnose, editor, health, library, packs, panel, preview, serving, window};
+use crate::{baseline, diagnose, editor, health, library, packs, panel, preview, serving, window};
 
 /// Why a command failed, for the window to show.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type, thiserror::Error)]
@@ -156,6 +156,10 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             panel::edit_suite,
             panel::create_suite,
             panel::import_trigger_evals,
+            baseline::list_named_runs,
+            baseline::save_named_run,
+            baseline::delete_named_run,
+            baseline::compare_with_baseline,
             packs::export_pack,
             packs::plan_import,
             packs::import_pack,

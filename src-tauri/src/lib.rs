@@ -7,6 +7,7 @@
 //! Long work (opening a library of thousands of skills) runs on blocking
 //! worker threads, never on the thread that drives the window.
 
+mod baseline;
 mod commands;
 mod diagnose;
 mod editor;

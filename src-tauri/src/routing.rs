@@ -143,6 +143,27 @@ impl Routing {
         open: Option<&RoutingDoc>,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<(Report, Option<Comparison>), CommandError> {
+        let report = self.run_suite(session, kind, suite_path, threshold, open, progress)?;
+        let key = (suite_path.to_path_buf(), kind);
+        let comparison = self
+            .last_runs
+            .get(&key)
+            .map(|old| Comparison::new(old, &report));
+        self.last_runs.insert(key, report.clone());
+        Ok((report, comparison))
+    }
+
+    /// Runs `suite` without remembering the run: for a baseline, which is
+    /// not "the previous run" of the next one.
+    pub fn run_suite(
+        &mut self,
+        session: &Arc<Session>,
+        kind: RankerKind,
+        suite_path: &Path,
+        threshold: Option<f32>,
+        open: Option<&RoutingDoc>,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Report, CommandError> {
         let suite = Suite::load(suite_path)?;
         let identities = Identities::from_library(session.library());
         let suites = eval::resolve_suites(&[suite], &identities).map_err(|e| e.to_string())?;
@@ -155,14 +176,7 @@ impl Routing {
                 .map(crate::session::display)
                 .unwrap_or_default(),
         };
-        let report = eval::run(ranker, &suites, &options, progress);
-        let key = (suite_path.to_path_buf(), kind);
-        let comparison = self
-            .last_runs
-            .get(&key)
-            .map(|old| Comparison::new(old, &report));
-        self.last_runs.insert(key, report.clone());
-        Ok((report, comparison))
+        Ok(eval::run(ranker, &suites, &options, progress))
     }
 }
 
@@ -314,5 +328,39 @@ mod tests {
             )
             .unwrap();
         assert!(comparison.is_some());
+    }
+
+    #[test]
+    fn a_baseline_run_is_not_the_previous_run() {
+        let (dir, session) = library();
+        let suite = dir.path().join("suite.yaml");
+        fs::write(
+            &suite,
+            "name: s\ncases:\n  - query: fill the pdf form\n    expect: [pdf-forms]\n",
+        )
+        .unwrap();
+        let mut routing = routing(&session);
+        let baseline = routing
+            .run_suite(
+                &session,
+                RankerKind::Bm25,
+                &suite,
+                None,
+                None,
+                &mut |_, _| {},
+            )
+            .unwrap();
+        assert_eq!(baseline.metrics.overall.p_at_1, Some(1.0));
+        let (_, comparison) = routing
+            .run_eval(
+                &session,
+                RankerKind::Bm25,
+                &suite,
+                None,
+                None,
+                &mut |_, _| {},
+            )
+            .unwrap();
+        assert!(comparison.is_none(), "the baseline run was not recorded");
     }
 }

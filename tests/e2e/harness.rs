@@ -460,6 +460,15 @@ impl App {
 
     pub async fn click(&self, css: &str) {
         let element = self.wait_for_visible(css).await;
+        // As a user scrolls to what they click: an element half under a
+        // panel's edge would otherwise take the click on what covers it.
+        let script = "document.querySelector(arguments[0])?.scrollIntoView({ block: 'nearest' })";
+        answered(
+            format_args!("scroll to `{css}`"),
+            self.client.execute(script, vec![css.into()]),
+        )
+        .await
+        .unwrap();
         answered(format_args!("click `{css}`"), element.click())
             .await
             .unwrap_or_else(|e| panic!("click {css}: {e}"));

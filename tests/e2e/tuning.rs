@@ -1,12 +1,16 @@
 //! The tuning story, as an author lives it in the window: rank a request in
 //! the test-query panel, run the library's suite and read the same numbers
 //! `hone eval` prints, edit a description (unsaved) so that a failing case
-//! passes and watch the metric move, add a case from the panel, export a pack
+//! passes and watch the metric move against a named run pinned as the
+//! baseline (and against the saved files) on the cards and the chart, add a
+//! case from beside the request with a completed skill name, export a pack
 //! that `hone pack --verify` accepts, and import it into an empty folder.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
+
+use fantoccini::key::Key;
 
 use crate::harness::{App, Harness};
 
@@ -87,6 +91,18 @@ async fn story(harness: &Harness) {
     // The failing case says why in its row.
     app.wait_for("[data-testid=case-row] [data-testid=case-failure]")
         .await;
+    // Kept under a name with the library, it becomes the pinned baseline.
+    app.clear_and_type("[data-testid=run-name]", "before edit")
+        .await;
+    app.click("[data-testid=keep-run]").await;
+    app.wait_for_value("[data-testid=baseline]", |v| v == "named:before edit")
+        .await;
+    let kept: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(library.join("evals/runs/before edit.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(kept["name"], "before edit");
+    assert_eq!(kept["report"]["metrics"]["p_at_1"], 0.5);
     app.click("[data-skill=e2e-dates]").await;
     app.wait_for_text("[data-testid=editor]", "Formats calendar dates")
         .await;
@@ -96,8 +112,22 @@ async fn story(harness: &Harness) {
     app.click("[data-testid=run-eval]").await;
     app.wait_for_text("[data-metric=p_at_1] [data-testid=metric-value]", "1.000")
         .await;
+    // Against the pinned run: +0.500, and the chart marks it.
     app.wait_for_text("[data-metric=p_at_1] [data-testid=metric-delta]", "+0.500")
         .await;
+    app.wait_for("[data-testid=eval-chart] [data-testid=chart-baseline-run]")
+        .await;
+    app.wait_for("[data-testid=eval-chart] [data-testid=chart-baseline-level]")
+        .await;
+    app.wait_for("[data-testid=p3-ceiling]").await;
+    let points = app
+        .script(
+            "return document.querySelectorAll('[data-testid=eval-chart] [data-series=p_at_1] [data-testid=chart-point]').length",
+            vec![],
+        )
+        .await;
+    // The named run, then this session's runs of the suite (before and after the edit).
+    assert_eq!(points, 3, "one P@1 point per run on the chart");
     assert!(
         !std::fs::read_to_string(library.join("e2e-dates/SKILL.md"))
             .unwrap()
@@ -110,6 +140,20 @@ async fn story(harness: &Harness) {
     app.wait_for_count("[data-testid=case-row]", 1).await;
     app.wait_for("[data-testid=case-row][data-change=improved]")
         .await;
+    // Against the saved files (the edit is unsaved) the same case improved.
+    app.select("[data-testid=baseline]", "saved").await;
+    app.wait_for_text("[data-testid=improved-count]", "1 improved")
+        .await;
+    app.wait_for("[data-testid=case-row][data-change=improved]")
+        .await;
+    app.wait_for_text("[data-metric=p_at_1] [data-testid=metric-delta]", "+0.500")
+        .await;
+    for theme in ["light", "dark"] {
+        app.select("[data-testid=theme]", theme).await;
+        app.wait_for(&format!("html[data-theme={theme}]")).await;
+        app.screenshot(&format!("eval-baseline-{theme}")).await;
+    }
+    app.select("[data-testid=theme]", "system").await;
     app.click("[data-testid=changed-only]").await;
 
     // The panel shows the open skill moving up with the edit, and adds a case.
@@ -118,18 +162,31 @@ async fn story(harness: &Harness) {
         .await;
     app.wait_for_text("[data-testid=open-rank]", "with your unsaved edits")
         .await;
-    app.click("[data-testid=add-case] summary").await;
+    // Beside the request, pre-filled with the open skill.
+    app.click("[data-testid=add-case-open]").await;
+    app.wait_for_value("[data-testid=add-skills]", |v| v == "e2e-dates")
+        .await;
     app.select("[data-testid=add-suite]", &suite.display().to_string())
         .await;
-    app.select("[data-testid=add-expect]", "e2e-dates").await;
+    // The name completes from the library's skills.
+    app.clear_and_type("[data-testid=add-skills]", "e2e-d")
+        .await;
+    app.wait_for_text("[data-testid=name-suggestions]", "e2e-dates")
+        .await;
+    app.type_keys(&String::from(char::from(Key::Enter))).await;
+    app.wait_for_value("[data-testid=add-skills]", |v| v == "e2e-dates")
+        .await;
+    app.screenshot("add-case").await;
     app.click("[data-testid=add-case-button]").await;
     app.wait_for_text("[data-testid=add-note]", "Added to")
         .await;
     let on_disk = std::fs::read_to_string(&suite).unwrap();
     assert!(
         on_disk.starts_with("# Cases of the end-to-end test.")
-            && on_disk.contains("  - query: \"zorblat my quibbles\"\n    expect: [e2e-dates]\n"),
-        "the case is appended and the file keeps its comment:\n{on_disk}"
+            && on_disk.contains(
+                "  - query: \"zorblat my quibbles\"\n    expect: [e2e-dates]\n    kind: direct\n"
+            ),
+        "the case is appended with its kind and the file keeps its comment:\n{on_disk}"
     );
 
     // Export every skill as a pack; the CLI verifies it.

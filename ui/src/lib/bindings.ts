@@ -69,6 +69,13 @@ export const commands = {
 	 *  user anywhere on disk) for `skill` to the suite at `suite`.
 	 */
 	importTriggerEvals: (file: string, skill: string, suite: string) => typedError<SuiteView, CommandError>(__TAURI_INVOKE("import_trigger_evals", { file, skill, suite })),
+	/**  The named runs kept with the opened library, oldest first. */
+	listNamedRuns: () => typedError<RunListing, CommandError>(__TAURI_INVOKE("list_named_runs")),
+	/**  Keeps `report` under `name` in `evals/runs/`. */
+	saveNamedRun: (name: string, report: Report, withEdits: boolean, replace: boolean) => typedError<RunSummary, CommandError>(__TAURI_INVOKE("save_named_run", { name, report, withEdits, replace })),
+	deleteNamedRun: (name: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_named_run", { name })),
+	/**  Compares `report` (a run of the suite at `path`) with `baseline`. */
+	compareWithBaseline: (baseline: Baseline, path: string, ranker: RankerKind, threshold: number | null, report: Report) => typedError<BaselineComparison, CommandError>(__TAURI_INVOKE("compare_with_baseline", { baseline, path, ranker, threshold, report })),
 	exportPack: (request: ExportRequest) => typedError<ExportOutcome, CommandError>(__TAURI_INVOKE("export_pack", { request })),
 	/**  What importing `pack` into `destination` would add and replace. */
 	planImport: (pack: string, destination: string) => typedError<ImportPlan, CommandError>(__TAURI_INVOKE("plan_import", { pack, destination })),
@@ -154,6 +161,19 @@ export type AppEvent = { kind: "libraryChanged"; data: LibraryChanged } |
 { kind: "closeRequested" } | 
 /**  How far a long task has come (embedding a library, an eval run, an export). */
 { kind: "progress"; data: Progress };
+
+/**  What a run is compared with. */
+export type Baseline = 
+/**  The suite run now on the saved files, without unsaved edits. */
+{ kind: "saved" } | 
+/**  A run kept under a name. */
+{ kind: "named"; name: string };
+
+/**  The baseline's own report and how the current run differs from it. */
+export type BaselineComparison = {
+	report: Report,
+	comparison: Comparison,
+};
 
 export type BlockedSkill = {
 	name: string,
@@ -325,6 +345,11 @@ export type Comparison = {
 	regressed: CaseChange[],
 	only_old: number,
 	only_new: number,
+	/**
+	 *  The change of `latency_ms_p50` the two runs' own spread explains: see
+	 *  [`latency_noise_ms`]. A smaller change is noise, not a regression.
+	 */
+	latency_noise_ms?: number | null,
 };
 
 /**  How many cases expecting `expected` picked `picked`. */
@@ -990,6 +1015,29 @@ export type RuleHealth = {
 	counts: Counts,
 	/**  The skills with at least one finding of this rule, by index into `skills`. */
 	skills: number[],
+};
+
+/**
+ *  The library's named runs, oldest first, and the files that could not be
+ *  read (each with why), so a broken file is reported rather than hidden.
+ */
+export type RunListing = {
+	runs: RunSummary[],
+	problems: string[],
+};
+
+/**
+ *  What a list of named runs shows of each: enough to pick a baseline and
+ *  draw it on a chart without reading every case.
+ */
+export type RunSummary = {
+	name: string,
+	saved_at: number,
+	with_edits: boolean,
+	suite: string,
+	ranker: RankerKind,
+	threshold: number,
+	metrics: MetricValues,
 };
 
 export type SaveOutcome = { kind: "saved"; stamp: Stamp } | 

@@ -32,6 +32,13 @@ const TEXT: [string, string][] = [
   ['syntax-heading', 'bg'],
   ['syntax-link', 'bg'],
   ['syntax-mark', 'bg'],
+  // The eval chart's lines label their points and legend in their colour.
+  ['series-1', 'bg'],
+  ['series-2', 'bg'],
+  ['series-3', 'bg'],
+  ['series-4', 'bg'],
+  ['series-5', 'bg'],
+  ['series-6', 'bg'],
 ];
 /** Lines and marks that carry meaning (the threshold line, the focus ring, error underlines): 3:1. */
 const GRAPHICS: [string, string][] = [

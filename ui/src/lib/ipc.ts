@@ -129,3 +129,9 @@ export const whyLost = throwing(commands.whyLost);
 export const libraryMap = throwing(commands.libraryMap);
 export const suggestEdits = throwing(commands.suggestEdits);
 export const calibrateThreshold = throwing(commands.calibrateThreshold);
+
+// Named runs and the pinned baseline of the Evals tab.
+export const listNamedRuns = throwing(commands.listNamedRuns);
+export const saveNamedRun = throwing(commands.saveNamedRun);
+export const deleteNamedRun = throwing(commands.deleteNamedRun);
+export const compareWithBaseline = throwing(commands.compareWithBaseline);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMetric, metricDelta, rankMove, splitNames } from './ranking';
+import { rankMove, splitNames } from './ranking';
 
 describe('rankMove', () => {
   it('says when edits move the open skill up', () => {
@@ -13,21 +13,7 @@ describe('rankMove', () => {
   });
 });
 
-describe('metrics', () => {
-  it('formats values and signed deltas, lower latency being good', () => {
-    expect(formatMetric('p_at_1', 0.5)).toBe('0.500');
-    expect(formatMetric('mrr', null)).toBe('—');
-    const comparison = {
-      metrics: { p_at_1: { old: 0.5, new: 0.75, delta: 0.25 }, latency_ms_p50: { old: 2, new: 1, delta: -1 } },
-      improved: [],
-      regressed: [],
-      only_old: 0,
-      only_new: 0,
-    };
-    expect(metricDelta(comparison, 'p_at_1')).toEqual({ text: '+0.250', good: true });
-    expect(metricDelta(comparison, 'latency_ms_p50')).toEqual({ text: '-1.00 ms', good: true });
-    expect(metricDelta(null, 'p_at_1')).toBeNull();
-  });
+describe('splitNames', () => {
   it('splits name lists', () => {
     expect(splitNames(' a, b ,,c ')).toEqual(['a', 'b', 'c']);
   });

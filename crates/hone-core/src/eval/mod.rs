@@ -13,6 +13,7 @@
 pub mod calibrate;
 pub mod edit;
 pub mod report;
+pub mod runs;
 pub mod suggest;
 pub mod suite;
 

@@ -492,6 +492,32 @@ pub struct Comparison {
     pub regressed: Vec<CaseChange>,
     pub only_old: usize,
     pub only_new: usize,
+    /// The change of `latency_ms_p50` the two runs' own spread explains: see
+    /// [`latency_noise_ms`]. A smaller change is noise, not a regression.
+    #[serde(default)]
+    pub latency_noise_ms: Option<f64>,
+}
+
+/// How much the median latency of two runs may differ by chance, in ms.
+///
+/// Latency is timed per case, so each run says how much its cases scatter:
+/// the standard error of a median of `n` values is about 1.2533 σ / √n, with
+/// σ estimated robustly as IQR / 1.349 (outliers, such as a first query that
+/// warms a cache, do not inflate it). Two runs' medians then differ by chance
+/// by up to twice the standard error of their difference (~95 %). `None`
+/// when a run has fewer than 4 timed cases: no spread to measure.
+pub fn latency_noise_ms(old: &Report, new: &Report) -> Option<f64> {
+    let standard_error = |report: &Report| {
+        let mut latencies: Vec<f64> = report.cases.iter().map(|c| c.latency_ms).collect();
+        if latencies.len() < 4 {
+            return None;
+        }
+        latencies.sort_by(f64::total_cmp);
+        let iqr = percentile(&latencies, 75.0)? - percentile(&latencies, 25.0)?;
+        Some(1.2533 * (iqr / 1.349) / (latencies.len() as f64).sqrt())
+    };
+    let (old, new) = (standard_error(old)?, standard_error(new)?);
+    Some(2.0 * (old * old + new * new).sqrt())
 }
 
 impl Comparison {
@@ -516,6 +542,7 @@ impl Comparison {
             regressed: Vec::new(),
             only_old: 0,
             only_new: 0,
+            latency_noise_ms: latency_noise_ms(old, new),
         };
         let mut matched = 0;
         for case in &new.cases {
@@ -831,6 +858,53 @@ mod tests {
         assert_eq!(comparison.metrics["p_at_1"].delta, Some(1.0));
         let comparison = Comparison::new(&report(vec![good]), &report(vec![bad]));
         assert_eq!(comparison.regressed.len(), 1);
+    }
+
+    fn timed(latencies: &[f64]) -> Report {
+        report(
+            latencies
+                .iter()
+                .map(|&ms| {
+                    CaseReport::new(
+                        "s",
+                        &case(Some(&["a"]), &[], "d"),
+                        ranked(&[("a", 0.9)]),
+                        0.5,
+                        ms,
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn latency_noise_comes_from_the_runs_own_spread() {
+        // Too few cases to measure a spread: no noise band, so no claim.
+        assert_eq!(
+            latency_noise_ms(&timed(&[1.0, 2.0]), &timed(&[1.0, 2.0, 3.0, 4.0])),
+            None
+        );
+        // Identical timings: any change of the median is real.
+        let steady = timed(&[2.0; 16]);
+        assert_eq!(latency_noise_ms(&steady, &steady), Some(0.0));
+        // Cases scattered between 1 and 4 ms: IQR 2 ms over 16 cases.
+        let scattered: Vec<f64> = (0..16).map(|i| 1.0 + f64::from(i) * 0.2).collect();
+        let noise = latency_noise_ms(&timed(&scattered), &timed(&scattered)).unwrap();
+        let one: f64 = 1.2533 * (1.6 / 1.349) / 4.0;
+        assert!(
+            (noise - 2.0 * (2.0 * one * one).sqrt()).abs() < 1e-9,
+            "{noise}"
+        );
+        // A slow outlier barely moves it: the band is robust.
+        let mut outlier = scattered.clone();
+        outlier[15] = 500.0;
+        let with_outlier = latency_noise_ms(&timed(&scattered), &timed(&outlier)).unwrap();
+        assert!(
+            (with_outlier - noise).abs() < 0.1,
+            "{with_outlier} vs {noise}"
+        );
+        let comparison = Comparison::new(&timed(&scattered), &timed(&outlier));
+        assert_eq!(comparison.latency_noise_ms, Some(with_outlier));
     }
 
     #[test]

@@ -283,7 +283,8 @@ pub fn library_suites<'a>(roots: impl IntoIterator<Item = &'a Path>) -> Vec<Path
             .flatten()
             .filter_map(Result::ok)
             .map(|e| e.path())
-            .filter(|p| p.is_dir())
+            // Named runs (`evals/runs/`) are saved reports, not suites.
+            .filter(|p| p.is_dir() && !p.ends_with(super::runs::RUNS_DIR))
             .collect();
         subdirs.sort();
         for dir in subdirs {
