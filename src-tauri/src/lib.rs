@@ -7,6 +7,7 @@
 //! Long work (opening a library of thousands of skills) runs on blocking
 //! worker threads, never on the thread that drives the window.
 
+mod agent;
 mod commands;
 mod diagnose;
 mod editor;
@@ -48,6 +49,7 @@ pub fn run() {
             });
             app.manage(state);
             app.manage(serving::Serving::default());
+            app.manage(agent::AgentState::default());
             Ok(())
         })
         .register_uri_scheme_protocol(preview::PREVIEW_SCHEME, |ctx, _request| {
@@ -100,6 +102,13 @@ pub fn run() {
             diagnose::library_map,
             diagnose::suggest_edits,
             diagnose::calibrate_threshold,
+            agent::agent_providers,
+            agent::agent_set_key,
+            agent::agent_forget_key,
+            agent::agent_preview,
+            agent::agent_run_eval,
+            agent::agent_cancel,
+            agent::agent_ask,
         ])
         .run(tauri::generate_context!())
         .expect("the Hone window failed to start");

@@ -760,3 +760,138 @@ export const libraryMap = (ranker: RankerKind, query: string | null, open: OpenT
 export const suggestEdits = (ranker: RankerKind, skill: string) => invoke<Suggestions>('suggest_edits', { ranker, skill });
 
 export const calibrateThreshold = (ranker: RankerKind) => invoke<Calibration>('calibrate_threshold', { ranker });
+
+// --- agentapp ---
+// The agent ranker in the app (src-tauri/src/agent.rs; hone_core::agent).
+
+export type ProviderId = 'anthropic' | 'openai' | 'claude-code' | 'local';
+
+export type KeySource = 'notNeeded' | 'environment' | 'keyring' | 'session' | 'missing';
+
+/** Where a provider's key comes from; never the key. */
+export interface KeyStatus {
+  source: KeySource;
+  note: string | null;
+}
+
+export interface ProviderInfo {
+  id: ProviderId;
+  /** The listing and the requests are sent to the provider. */
+  remote: boolean;
+  models: string[];
+  defaultModel: string | null;
+  available: boolean;
+  note: string | null;
+  key: KeyStatus;
+}
+
+export interface ProviderChoice {
+  provider: ProviderId;
+  model: string | null;
+  baseUrl: string | null;
+  runs: number | null;
+}
+
+/** hone_core::agent::CostEstimate */
+export interface CostEstimate {
+  calls: number;
+  cached_answers: number;
+  tokenizer: string;
+  listing_tokens: number;
+  request_tokens: number;
+  output_tokens: number;
+  prompt_caching: boolean;
+  price_entry: string | null;
+  usd: number | null;
+  usd_without_caching: number | null;
+  caveat: string | null;
+}
+
+export interface AgentPreview {
+  provider: ProviderId;
+  model: string;
+  endpoint: string;
+  remote: boolean;
+  runs: number;
+  cases: number;
+  estimate: CostEstimate;
+}
+
+/** hone_core::eval::ConfusionCell */
+export interface ConfusionCell {
+  expected: string;
+  picked: string;
+  count: number;
+}
+
+/** hone_core::eval::Agreement */
+export interface Agreement {
+  ranker: RankerKind | 'agent';
+  cases: number;
+  agreed: number;
+  share: number | null;
+}
+
+/** A report as the engine sends it, with its confusion table, for any ranker. */
+export type ReportWithConfusion = Omit<Report, 'ranker'> & { ranker: RankerKind | 'agent'; confusion: ConfusionCell[] };
+
+/** hone_core::agent::AgentSummary (the fields the window shows) */
+export interface AgentSummary {
+  provider: string;
+  model: string;
+  runs: number;
+  trigger_threshold: number;
+  calls: number;
+  failed_calls: number;
+  answers_from_cache: number;
+  spent_usd: number | null;
+  partial: boolean;
+  stopped: string | null;
+  cases_not_run: number;
+  agreement: Agreement[];
+}
+
+export interface AgentRun {
+  report: ReportWithConfusion;
+  agent: AgentSummary;
+  offline: ReportWithConfusion | null;
+  withEdits: boolean;
+}
+
+export interface AgentPick {
+  id: string;
+  confidence: number;
+  picks: number;
+  runs: number;
+}
+
+export interface AgentAnswer {
+  provider: ProviderId;
+  model: string;
+  remote: boolean;
+  matches: AgentPick[];
+  selected: boolean;
+  threshold: number;
+  calls: number;
+  fromCache: number;
+  millis: number;
+  withEdits: boolean;
+}
+
+export const agentProviders = () => invoke<ProviderInfo[]>('agent_providers');
+
+/** Sends a key inward to the OS keyring (or this session's memory); it never comes back. */
+export const agentSetKey = (provider: ProviderId, key: string) => invoke<KeyStatus>('agent_set_key', { provider, key });
+
+export const agentForgetKey = (provider: ProviderId) => invoke<KeyStatus>('agent_forget_key', { provider });
+
+export const agentPreview = (path: string, choice: ProviderChoice, open: OpenText | null) =>
+  invoke<AgentPreview>('agent_preview', { path, choice, open });
+
+export const agentRunEval = (path: string, choice: ProviderChoice, offline: RankerKind, open: OpenText | null) =>
+  invoke<AgentRun>('agent_run_eval', { path, choice, offline, open });
+
+export const agentCancel = () => invoke<boolean>('agent_cancel');
+
+export const agentAsk = (query: string, choice: ProviderChoice, open: OpenText | null) =>
+  invoke<AgentAnswer>('agent_ask', { query, choice, open });
