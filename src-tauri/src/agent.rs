@@ -366,6 +366,10 @@ fn skills_with_edits(
     let Some(saved) = session.skill_at(&path) else {
         return Ok((skills, false));
     };
+    // The window sends the open skill's text whether or not it was edited.
+    if saved.text() == open.text {
+        return Ok((skills, false));
+    }
     let dir = saved.dir.clone();
     let edited = skill_with_text(session, &path, open.text);
     match skills.iter_mut().find(|s| s.dir == dir) {
