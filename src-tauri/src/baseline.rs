@@ -36,7 +36,9 @@ fn library_root(state: &AppState) -> CommandResult<std::path::PathBuf> {
         .session()
         .project_root()
         .map(std::path::Path::to_path_buf)
-        .ok_or_else(|| CommandError::unavailable("open a library folder to keep named runs with it"))
+        .ok_or_else(|| {
+            CommandError::unavailable("open a library folder to keep named runs with it")
+        })
 }
 
 /// The named runs kept with the opened library, oldest first.

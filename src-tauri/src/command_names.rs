@@ -44,4 +44,11 @@ pub const COMMANDS: &[&str] = &[
     "library_map",
     "suggest_edits",
     "calibrate_threshold",
+    "agent_providers",
+    "agent_set_key",
+    "agent_forget_key",
+    "agent_preview",
+    "agent_run_eval",
+    "agent_cancel",
+    "agent_ask",
 ];

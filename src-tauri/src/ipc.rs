@@ -22,7 +22,9 @@ use hone_core::eval::suite::SuiteError;
 use serde::{Deserialize, Serialize};
 use tauri_specta::{ErrorHandlingMode, collect_commands};
 
-use crate::{baseline, diagnose, editor, health, library, packs, panel, preview, serving, window};
+use crate::{
+    agent, baseline, diagnose, editor, health, library, packs, panel, preview, serving, window,
+};
 
 /// Why a command failed, for the window to show.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type, thiserror::Error)]
@@ -170,6 +172,13 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             diagnose::library_map,
             diagnose::suggest_edits,
             diagnose::calibrate_threshold,
+            agent::agent_providers,
+            agent::agent_set_key,
+            agent::agent_forget_key,
+            agent::agent_preview,
+            agent::agent_run_eval,
+            agent::agent_cancel,
+            agent::agent_ask,
         ])
         .error_handling(ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: the window reads what the app

@@ -7,6 +7,7 @@
 //! Long work (opening a library of thousands of skills) runs on blocking
 //! worker threads, never on the thread that drives the window.
 
+mod agent;
 mod baseline;
 mod commands;
 mod diagnose;
@@ -51,6 +52,7 @@ pub fn run() {
             });
             app.manage(state);
             app.manage(serving::Serving::default());
+            app.manage(agent::AgentState::default());
             Ok(())
         })
         .register_uri_scheme_protocol(preview::PREVIEW_SCHEME, |ctx, _request| {

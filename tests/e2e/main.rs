@@ -14,6 +14,7 @@
 //! A missing tool (Xvfb, tauri-driver, WebKitWebDriver, the built UI) fails
 //! the tests with what to install; `HONE_E2E=0` skips them instead.
 
+mod agent;
 mod diagnostics;
 mod harness;
 mod integrity;

@@ -109,9 +109,47 @@ export const commands = {
 	 *  library's settings, as `hone eval --calibrate` does.
 	 */
 	calibrateThreshold: (ranker: RankerKind) => typedError<Calibration, CommandError>(__TAURI_INVOKE("calibrate_threshold", { ranker })),
+	/**  The providers, their priced models and whether each can run here. */
+	agentProviders: () => typedError<ProviderInfo[], CommandError>(__TAURI_INVOKE("agent_providers")),
+	/**  Keeps a key for `provider` in the OS keyring (else for this session). */
+	agentSetKey: (provider: ProviderId, key: string) => typedError<KeyStatus, CommandError>(__TAURI_INVOKE("agent_set_key", { provider, key })),
+	/**  Forgets the key typed for `provider` (the keyring's and this session's). */
+	agentForgetKey: (provider: ProviderId) => typedError<KeyStatus, CommandError>(__TAURI_INVOKE("agent_forget_key", { provider })),
+	/**  What running the suite at `path` with `choice` will send and cost. */
+	agentPreview: (path: string, choice: ProviderChoice, open: OpenText | null) => typedError<AgentPreview, CommandError>(__TAURI_INVOKE("agent_preview", { path, choice, open })),
+	/**
+	 *  Runs the suite at `path` with the agent, the open skill's edits in place;
+	 *  progress goes out as `agent` events. [`agent_cancel`] stops it between
+	 *  calls: finished answers stay in the cache and the report says it is partial.
+	 *  The `offline` ranker runs the same cases, for the side-by-side column and
+	 *  the agreement figure.
+	 */
+	agentRunEval: (path: string, choice: ProviderChoice, offline: RankerKind, open: OpenText | null) => typedError<AgentRun, CommandError>(__TAURI_INVOKE("agent_run_eval", { path, choice, offline, open })),
+	/**  Stops the agent run in progress, if any, between calls. */
+	agentCancel: () => __TAURI_INVOKE<boolean>("agent_cancel"),
+	/**
+	 *  Asks the agent which skill it would load for `query`, the open skill's
+	 *  unsaved edits included: one request, `runs` calls (from the cache when asked before).
+	 */
+	agentAsk: (query: string, choice: ProviderChoice, open: OpenText | null) => typedError<AgentAnswer, CommandError>(__TAURI_INVOKE("agent_ask", { query, choice, open })),
 };
 
 /* Types */
+/**  The agent's answer to one request. */
+export type AgentAnswer = {
+	provider: ProviderId,
+	model: string,
+	remote: boolean,
+	matches: AgentPick[],
+	/**  The top match's rate reached the trigger threshold. */
+	selected: boolean,
+	threshold: number,
+	calls: number,
+	fromCache: number,
+	millis: number,
+	withEdits: boolean,
+};
+
 /**  What a model answered over its runs (filled in by the agent ranker). */
 export type AgentExplanation = {
 	/**  Runs that answered. */
@@ -125,6 +163,79 @@ export type AgentExplanation = {
 	log_likelihood?: number | null,
 	/**  The name as the model wrote it, when it is not a skill of the library. */
 	unknown_name?: string | null,
+};
+
+/**  One skill in the agent's answer. */
+export type AgentPick = {
+	id: string,
+	/**  Trigger rate (share of runs), or probability for a ranking provider. */
+	confidence: number,
+	picks: number,
+	runs: number,
+};
+
+/**  What a run will send and cost, shown before it starts. */
+export type AgentPreview = {
+	provider: ProviderId,
+	model: string,
+	endpoint: string,
+	remote: boolean,
+	runs: number,
+	cases: number,
+	estimate: CostEstimate,
+};
+
+/**
+ *  A finished (or cancelled) run: the agent's report, its account, and the
+ *  offline ranker's report over the same cases, for the side-by-side column.
+ */
+export type AgentRun = {
+	report: Report,
+	agent: AgentSummary,
+	offline: Report | null,
+	withEdits: boolean,
+};
+
+/**  What the agent run did, beside the eval report. */
+export type AgentSummary = {
+	provider: string,
+	model: string,
+	endpoint: string,
+	listing: ListingStyle,
+	listing_hash: string,
+	runs: number,
+	trigger_threshold: number,
+	jobs: number,
+	/**  The estimate made before the run. */
+	estimate: CostEstimate,
+	/**  Calls made (failed ones included). */
+	calls: number,
+	failed_calls: number,
+	retries: number,
+	/**  Answers taken from the on-disk cache. */
+	answers_from_cache: number,
+	/**  Tokens the calls made were billed. */
+	usage: Usage,
+	/**  Dollars spent, from the usage and the price table. */
+	spent_usd: number | null,
+	/**  Some cases did not run: cancelled, or stopped at the cost limit. */
+	partial: boolean,
+	stopped: string | null,
+	cases_not_run: number,
+	/**  Agreement of the agent's top picks with each offline ranker's. */
+	agreement: Agreement[],
+};
+
+/**  How often two runs over the same cases made the same top pick. */
+export type Agreement = {
+	/**  The ranker compared with. */
+	ranker: RankerKind,
+	/**  Cases found in both runs (matched by suite, line and request). */
+	cases: number,
+	/**  Cases where both picked the same skill, or both picked none. */
+	agreed: number,
+	/**  `agreed / cases`; `None` without a common case. */
+	share: number | null,
 };
 
 /**  Everything the editor shows about the current text. */
@@ -387,6 +498,32 @@ export type Contrast = {
 	neither: string[],
 };
 
+/**  What a run will cost, computed before it starts. */
+export type CostEstimate = {
+	/**  Calls to make (answers not in the cache). */
+	calls: number,
+	/**  Answers the on-disk cache already holds. */
+	cached_answers: number,
+	/**  The tokenizer the counts come from. */
+	tokenizer: string,
+	/**  Tokens of the listing (tool description and system prompt), sent with every call. */
+	listing_tokens: number,
+	/**  Tokens of the requests of the calls to make, framing included. */
+	request_tokens: number,
+	/**  Output tokens assumed. */
+	output_tokens: number,
+	/**  Whether the listing will be read from the provider's prompt cache. */
+	prompt_caching: boolean,
+	/**  The price-table entry used, when the model has one. */
+	price_entry: string | null,
+	/**  Estimated dollars; `None` without a price. */
+	usd: number | null,
+	/**  The same without prompt caching, for comparison. */
+	usd_without_caching: number | null,
+	/**  What the estimate leaves out for this provider. */
+	caveat: string | null,
+};
+
 /**  Findings per severity. */
 export type Counts = {
 	error: number,
@@ -601,6 +738,19 @@ export type ImportReport = {
 	skills: PlannedSkill[],
 };
 
+/**  Where a provider's key comes from. Never the key itself. */
+export type KeySource = 
+/**  The provider needs no key. */
+"notNeeded" | "environment" | "keyring" | 
+/**  Typed in this session; no OS keyring to keep it in. */
+"session" | "missing";
+
+export type KeyStatus = {
+	source: KeySource,
+	/**  What the window should say about it (why it is kept only for the session). */
+	note: string | null,
+};
+
 /**
  *  Keyword evidence: which query terms matched which fields, and how much each
  *  contributed to the raw score. Contributions sum to the match's score.
@@ -678,6 +828,13 @@ export type ListingStatus = {
 	/**  Why, in words ("skillOverrides: name-only", "cut at 1,536 characters"). */
 	reason: string,
 };
+
+/**  How the listing is presented. */
+export type ListingStyle = 
+/**  Claude Code's listing as the `Skill` tool's description. */
+"claude-code" | 
+/**  The agentskills `<available_skills>` block in the system prompt. */
+"agentskills";
 
 /**  One line of the panel's log. */
 export type LogEntry = {
@@ -867,6 +1024,34 @@ export type Progress = {
 export type Projection = {
 	mean: number[],
 	axes: [number[], number[]],
+};
+
+/**  The window's choice of provider and model. */
+export type ProviderChoice = {
+	provider: ProviderId,
+	/**  A model name; for `local`, a GGUF file (none: the installed default). */
+	model?: string | null,
+	/**  An OpenAI-compatible server (Ollama, llama.cpp, vLLM) instead of OpenAI's API. */
+	baseUrl?: string | null,
+	/**  Times each request is asked (none: 1 for `local`, else 3). */
+	runs?: number | null,
+};
+
+/**  Who answers. */
+export type ProviderId = "anthropic" | "openai" | "claude-code" | "local";
+
+export type ProviderInfo = {
+	id: ProviderId,
+	/**  Whether the listing and the requests are sent to the provider. */
+	remote: boolean,
+	/**  Models with a price in the table; any other name may be typed. */
+	models: string[],
+	/**  The model used when none is chosen (`local`: the installed file). */
+	defaultModel: string | null,
+	/**  Whether it can run here now; `note` says why not. */
+	available: boolean,
+	note: string | null,
+	key: KeyStatus,
 };
 
 export type Range<T> = {
@@ -1340,6 +1525,15 @@ export type ThresholdScore = {
 	threshold: number,
 	accuracy: number | null,
 	false_positive_rate: number | null,
+};
+
+/**  Tokens billed for a call, as the provider reports them. */
+export type Usage = {
+	/**  Input tokens billed at the full price. */
+	input_tokens: number,
+	output_tokens: number,
+	cache_write_tokens: number,
+	cache_read_tokens: number,
 };
 
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };

@@ -87,6 +87,11 @@ impl PriceTable {
         Ok(table)
     }
 
+    /// The names of the models the table prices, in order.
+    pub fn models(&self) -> impl Iterator<Item = &str> {
+        self.models.keys().map(String::as_str)
+    }
+
     /// The price of `model`: its exact entry, else the longest entry it
     /// starts with (dated snapshots share their family's price).
     pub fn price(&self, model: &str) -> Option<(&str, Price)> {
@@ -103,6 +108,7 @@ impl PriceTable {
 
 /// What a run will cost, computed before it starts.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CostEstimate {
     /// Calls to make (answers not in the cache).
     pub calls: usize,

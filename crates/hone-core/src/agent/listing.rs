@@ -42,6 +42,7 @@ before doing anything else; if none fits, answer normally.\n\n";
 
 /// How the listing is presented.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum ListingStyle {
     /// Claude Code's listing as the `Skill` tool's description.

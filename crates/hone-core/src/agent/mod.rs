@@ -159,6 +159,7 @@ pub struct ScoredName {
 
 /// Tokens billed for a call, as the provider reports them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Usage {
     /// Input tokens billed at the full price.
     pub input_tokens: u64,
@@ -568,6 +569,7 @@ pub fn outcome(
 
 /// What the agent run did, beside the eval report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct AgentSummary {
     pub provider: String,
     pub model: String,

@@ -129,6 +129,7 @@ pub fn confusion(cases: &[CaseReport]) -> Vec<ConfusionCell> {
 
 /// How often two runs over the same cases made the same top pick.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Agreement {
     /// The ranker compared with.
     pub ranker: RankerKind,

@@ -1,0 +1,895 @@
+//! The agent ranker in the app: which providers and models can answer, what
+//! a suite will cost before anything is sent, a run with progress and Cancel,
+//! "ask the agent" for one request, and the keys remote providers need.
+//!
+//! The asking is `hone_core::agent`'s, as for `hone eval --ranker agent`:
+//! this module builds a provider from the window's choice, the listing from
+//! the library with the open skill's unsaved text in place, and reports back.
+//!
+//! Keys: `ANTHROPIC_API_KEY` / `OPENAI_API_KEY` win when set. A key typed in
+//! the window goes to the OS keyring (Secret Service, Keychain, Credential
+//! Manager); where there is none (a CI machine under Xvfb has no Secret
+//! Service) it is kept in this process's memory for the session, and the
+//! window says so. A key is never written to a file, a log or a view: it
+//! only crosses the bridge inward, and lives in a [`Secret`].
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use hone_core::agent::claude_code::ClaudeCode;
+use hone_core::agent::local::Local;
+use hone_core::agent::providers::{
+    ANTHROPIC_KEY_ENV, Anthropic, OPENAI_KEY_ENV, OpenAi, Secret, key_from_env,
+};
+use hone_core::agent::{
+    self, AgentRanker, AgentSummary, AnswerCache, Budget, Cancel, CostEstimate, EvalOptions,
+    HttpPolicy, Listing, ListingStyle, PriceTable, Provider, Session as AgentSession,
+};
+use hone_core::catalog::{self, ListingSettings};
+use hone_core::eval::{self, Identities, Report, RunOptions, Suite};
+use hone_core::library_settings;
+use hone_core::llm::{LocalModel, resolve_model_file};
+use hone_core::rank::{Explanation, RankerKind};
+use hone_core::skill::Skill;
+use serde::{Deserialize, Serialize};
+use tauri::{AppHandle, Manager};
+
+use crate::commands::{AppState, CommandResult, blocking, lock, skill_with_text};
+use crate::events::{AppEvent, Progress};
+use crate::panel::ensure_ranker;
+use crate::routing::selection_threshold;
+use crate::session::{Session, display};
+use crate::views::OpenText;
+
+/// The keyring service keys are kept under; the user name is the provider's id.
+const KEYRING_SERVICE: &str = "hone";
+/// The context window the Claude Code listing budget is computed for, as the CLI's default.
+const CONTEXT_WINDOW_TOKENS: u64 = 200_000;
+/// Seconds one remote call may take before it is retried.
+const CALL_TIMEOUT_SECS: u64 = 60;
+
+/// Who answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProviderId {
+    Anthropic,
+    Openai,
+    ClaudeCode,
+    Local,
+}
+
+impl ProviderId {
+    const ALL: [ProviderId; 4] = [
+        ProviderId::Local,
+        ProviderId::Anthropic,
+        ProviderId::Openai,
+        ProviderId::ClaudeCode,
+    ];
+
+    fn id(self) -> &'static str {
+        match self {
+            ProviderId::Anthropic => "anthropic",
+            ProviderId::Openai => "openai",
+            ProviderId::ClaudeCode => "claude-code",
+            ProviderId::Local => "local",
+        }
+    }
+
+    /// The environment variable a key is read from, for providers that take one.
+    fn key_env(self) -> Option<&'static str> {
+        match self {
+            ProviderId::Anthropic => Some(ANTHROPIC_KEY_ENV),
+            ProviderId::Openai => Some(OPENAI_KEY_ENV),
+            ProviderId::ClaudeCode | ProviderId::Local => None,
+        }
+    }
+
+    /// Whether the listing and the requests leave the machine.
+    fn remote(self) -> bool {
+        self != ProviderId::Local
+    }
+
+    /// The priced models this provider serves, by the price table's names.
+    fn priced(self, name: &str) -> bool {
+        match self {
+            ProviderId::Anthropic | ProviderId::ClaudeCode => name.starts_with("claude"),
+            ProviderId::Openai => name.starts_with("gpt") || name.starts_with('o'),
+            ProviderId::Local => false,
+        }
+    }
+}
+
+/// The window's choice of provider and model.
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderChoice {
+    pub provider: ProviderId,
+    /// A model name; for `local`, a GGUF file (none: the installed default).
+    #[serde(default)]
+    pub model: Option<String>,
+    /// An OpenAI-compatible server (Ollama, llama.cpp, vLLM) instead of OpenAI's API.
+    #[serde(default)]
+    pub base_url: Option<String>,
+    /// Times each request is asked (none: 1 for `local`, else 3).
+    #[serde(default)]
+    pub runs: Option<usize>,
+}
+
+/// Where a provider's key comes from. Never the key itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub enum KeySource {
+    /// The provider needs no key.
+    NotNeeded,
+    Environment,
+    Keyring,
+    /// Typed in this session; no OS keyring to keep it in.
+    Session,
+    Missing,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyStatus {
+    pub source: KeySource,
+    /// What the window should say about it (why it is kept only for the session).
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderInfo {
+    pub id: ProviderId,
+    /// Whether the listing and the requests are sent to the provider.
+    pub remote: bool,
+    /// Models with a price in the table; any other name may be typed.
+    pub models: Vec<String>,
+    /// The model used when none is chosen (`local`: the installed file).
+    pub default_model: Option<String>,
+    /// Whether it can run here now; `note` says why not.
+    pub available: bool,
+    pub note: Option<String>,
+    pub key: KeyStatus,
+}
+
+/// What a run will send and cost, shown before it starts.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentPreview {
+    pub provider: ProviderId,
+    pub model: String,
+    pub endpoint: String,
+    pub remote: bool,
+    pub runs: usize,
+    pub cases: usize,
+    pub estimate: CostEstimate,
+}
+
+/// A finished (or cancelled) run: the agent's report, its account, and the
+/// offline ranker's report over the same cases, for the side-by-side column.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentRun {
+    pub report: Report,
+    pub agent: AgentSummary,
+    pub offline: Option<Report>,
+    pub with_edits: bool,
+}
+
+/// One skill in the agent's answer.
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentPick {
+    pub id: String,
+    /// Trigger rate (share of runs), or probability for a ranking provider.
+    pub confidence: f32,
+    pub picks: usize,
+    pub runs: usize,
+}
+
+/// The agent's answer to one request.
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentAnswer {
+    pub provider: ProviderId,
+    pub model: String,
+    pub remote: bool,
+    pub matches: Vec<AgentPick>,
+    /// The top match's rate reached the trigger threshold.
+    pub selected: bool,
+    pub threshold: f32,
+    pub calls: usize,
+    pub from_cache: usize,
+    pub millis: u64,
+    pub with_edits: bool,
+}
+
+/// The agent's state in the app: keys typed this session (where there is
+/// no keyring), the loaded local model, and the run in progress.
+#[derive(Default)]
+pub struct AgentState {
+    session_keys: Mutex<HashMap<ProviderId, Secret>>,
+    local: Mutex<Option<(PathBuf, Arc<LocalModel>)>>,
+    running: Mutex<Option<Cancel>>,
+}
+
+impl AgentState {
+    /// The key for `provider`: the environment's, else the keyring's, else this session's.
+    fn key(&self, provider: ProviderId) -> (Option<Secret>, KeyStatus) {
+        let Some(env) = provider.key_env() else {
+            return (None, status(KeySource::NotNeeded, None));
+        };
+        if let Some(key) = key_from_env(env) {
+            return (Some(key), status(KeySource::Environment, None));
+        }
+        if let Some(key) = lock(&self.session_keys).get(&provider) {
+            return (Some(key.clone()), session_status());
+        }
+        match keyring_entry(provider).and_then(|e| e.get_password().map_err(|e| e.to_string())) {
+            Ok(key) if !key.trim().is_empty() => (
+                Some(Secret::new(key.trim())),
+                status(KeySource::Keyring, None),
+            ),
+            _ => (None, status(KeySource::Missing, None)),
+        }
+    }
+
+    /// Keeps `key` in the keyring, else for this session only.
+    fn store_key(&self, provider: ProviderId, key: &str) -> CommandResult<KeyStatus> {
+        if provider.key_env().is_none() {
+            return Err(format!("{} takes no key", provider.id()).into());
+        }
+        let key = key.trim();
+        if key.is_empty() {
+            return Err("the key is empty".into());
+        }
+        let kept = keyring_entry(provider).and_then(|e| {
+            e.set_password(key).map_err(|e| e.to_string())?;
+            // Read back: some stores accept a write they cannot keep.
+            e.get_password().map_err(|e| e.to_string())
+        });
+        match kept {
+            Ok(stored) if stored == key => {
+                lock(&self.session_keys).remove(&provider);
+                Ok(status(KeySource::Keyring, None))
+            }
+            _ => {
+                lock(&self.session_keys).insert(provider, Secret::new(key));
+                Ok(session_status())
+            }
+        }
+    }
+
+    fn forget_key(&self, provider: ProviderId) {
+        lock(&self.session_keys).remove(&provider);
+        if let Ok(entry) = keyring_entry(provider) {
+            // No entry is what was wanted.
+            let _ = entry.delete_credential();
+        }
+    }
+
+    /// The local model, loaded once (3 s) and kept with its listing cache.
+    fn local_model(&self, explicit: Option<&str>) -> CommandResult<Arc<LocalModel>> {
+        let location = resolve_model_file(explicit.map(std::path::Path::new));
+        let mut local = lock(&self.local);
+        if let Some((path, model)) = local.as_ref()
+            && *path == location.path
+        {
+            return Ok(model.clone());
+        }
+        let model = Arc::new(LocalModel::open(Some(&location.path)).map_err(|e| e.to_string())?);
+        *local = Some((location.path, model.clone()));
+        Ok(model)
+    }
+
+    /// The provider `choice` names, with its key.
+    fn provider(&self, choice: &ProviderChoice) -> CommandResult<Box<dyn Provider>> {
+        let model = choice
+            .model
+            .as_deref()
+            .map(str::trim)
+            .filter(|m| !m.is_empty());
+        let base_url = choice
+            .base_url
+            .as_deref()
+            .map(str::trim)
+            .filter(|u| !u.is_empty());
+        let policy = HttpPolicy {
+            timeout: Duration::from_secs(CALL_TIMEOUT_SECS),
+            ..HttpPolicy::default()
+        };
+        let need_model = |example: &str| {
+            model.ok_or_else(|| {
+                format!(
+                    "choose a model for {}, e.g. {example}",
+                    choice.provider.id()
+                )
+            })
+        };
+        Ok(match choice.provider {
+            ProviderId::Anthropic => {
+                let model = need_model("claude-haiku-4-5")?;
+                let (key, _) = self.key(ProviderId::Anthropic);
+                let key = key.ok_or_else(|| {
+                    format!("anthropic needs a key: set {ANTHROPIC_KEY_ENV} or enter one")
+                })?;
+                Box::new(Anthropic::new(model, key, base_url, policy, true))
+            }
+            ProviderId::Openai => {
+                let model = need_model("gpt-4.1-mini")?;
+                let (key, _) = self.key(ProviderId::Openai);
+                if key.is_none() && base_url.is_none() {
+                    return Err(format!(
+                        "openai needs a key: set {OPENAI_KEY_ENV} or enter one (a local server at a base URL needs none)"
+                    )
+                    .into());
+                }
+                Box::new(OpenAi::new(model, key, base_url, policy))
+            }
+            ProviderId::Local => Box::new(Local::new(self.local_model(model)?)),
+            ProviderId::ClaudeCode => {
+                Box::new(ClaudeCode::new(model.unwrap_or(""), None, policy.timeout))
+            }
+        })
+    }
+}
+
+fn status(source: KeySource, note: Option<String>) -> KeyStatus {
+    KeyStatus { source, note }
+}
+
+fn session_status() -> KeyStatus {
+    status(
+        KeySource::Session,
+        Some(
+            "no OS keyring here (no Secret Service): the key is kept in memory for this session only"
+                .into(),
+        ),
+    )
+}
+
+fn keyring_entry(provider: ProviderId) -> Result<keyring::Entry, String> {
+    keyring::Entry::new(KEYRING_SERVICE, provider.id()).map_err(|e| e.to_string())
+}
+
+/// The library's skills with the open skill's text in place of its saved one.
+fn skills_with_edits(
+    session: &Session,
+    open: Option<OpenText>,
+) -> CommandResult<(Vec<Skill>, bool)> {
+    let mut skills = session.library().skills.clone();
+    let Some(open) = open else {
+        return Ok((skills, false));
+    };
+    let path = session.confine(&open.path)?;
+    let Some(saved) = session.skill_at(&path) else {
+        return Ok((skills, false));
+    };
+    // The window sends the open skill's text whether or not it was edited.
+    if saved.text() == open.text {
+        return Ok((skills, false));
+    }
+    let dir = saved.dir.clone();
+    let edited = skill_with_text(session, &path, open.text);
+    match skills.iter_mut().find(|s| s.dir == dir) {
+        Some(skill) => {
+            *skill = edited;
+            Ok((skills, true))
+        }
+        None => Ok((skills, false)),
+    }
+}
+
+fn listing(session: &Session, skills: &[Skill]) -> Listing {
+    let refs: Vec<&Skill> = skills.iter().collect();
+    Listing::new(&refs, ListingStyle::ClaudeCode, &listing_settings(session))
+}
+
+fn listing_settings(session: &Session) -> ListingSettings {
+    let user = catalog::user_claude_dir();
+    let env = std::env::var(catalog::CHAR_BUDGET_ENV).ok();
+    let roots: Vec<PathBuf> = session.roots().map(Into::into).collect();
+    ListingSettings::load(
+        CONTEXT_WINDOW_TOKENS,
+        &roots,
+        user.as_deref(),
+        env.as_deref(),
+    )
+}
+
+/// Answers are kept where the CLI keeps them (`HONE_AGENT_CACHE`, else the user cache).
+fn answer_cache() -> Option<AnswerCache> {
+    std::env::var_os("HONE_AGENT_CACHE")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(AnswerCache::default_dir)
+        .map(AnswerCache::new)
+}
+
+fn runs_for(provider: &dyn Provider, choice: &ProviderChoice) -> usize {
+    choice
+        .runs
+        .unwrap_or(if provider.deterministic() {
+            1
+        } else {
+            agent::DEFAULT_RUNS
+        })
+        .clamp(1, 100)
+}
+
+fn suites_at(session: &Session, path: &str) -> CommandResult<Vec<Suite>> {
+    let path = session.confine(path)?;
+    let suite = Suite::load(&path).map_err(|e| e.to_string())?;
+    Ok(
+        eval::resolve_suites(&[suite], &Identities::from_library(session.library()))
+            .map_err(|e| e.to_string())?,
+    )
+}
+
+fn requests(suites: &[Suite]) -> Vec<String> {
+    suites
+        .iter()
+        .flat_map(|s| s.cases.iter().map(|c| c.query.clone()))
+        .collect()
+}
+
+fn preview_of(
+    provider: &dyn Provider,
+    id: ProviderId,
+    session: &AgentSession,
+    requests: &[String],
+) -> AgentPreview {
+    let prices = PriceTable::bundled();
+    AgentPreview {
+        provider: id,
+        model: provider.model().to_owned(),
+        endpoint: provider.endpoint(),
+        remote: id.remote(),
+        runs: session.runs,
+        cases: requests.len(),
+        estimate: session.estimate(requests, prices.price(provider.model())),
+    }
+}
+
+/// The providers, their priced models and whether each can run here.
+#[tauri::command]
+#[specta::specta]
+pub async fn agent_providers(app: AppHandle) -> CommandResult<Vec<ProviderInfo>> {
+    blocking(move || {
+        let state = app.state::<AgentState>();
+        let prices = PriceTable::bundled();
+        Ok(ProviderId::ALL
+            .into_iter()
+            .map(|id| provider_info(&state, &prices, id))
+            .collect())
+    })
+    .await
+}
+
+fn provider_info(state: &AgentState, prices: &PriceTable, id: ProviderId) -> ProviderInfo {
+    let (_, key) = state.key(id);
+    let models: Vec<String> = prices
+        .models()
+        .filter(|m| id.priced(m))
+        .map(str::to_owned)
+        .collect();
+    let (available, note, default_model) = match id {
+        ProviderId::Local => {
+            let location = resolve_model_file(None);
+            let name = location
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned());
+            if location.installed {
+                (true, None, name)
+            } else {
+                (
+                    false,
+                    Some(format!(
+                        "the local model is not in {}: run `hone model install --llm` (set-up installs it)",
+                        location.path.display()
+                    )),
+                    name,
+                )
+            }
+        }
+        ProviderId::Anthropic => (
+            key.source != KeySource::Missing,
+            (key.source == KeySource::Missing)
+                .then(|| format!("needs a key: set {ANTHROPIC_KEY_ENV} or enter one")),
+            Some("claude-haiku-4-5".into()),
+        ),
+        ProviderId::Openai => (
+            true,
+            (key.source == KeySource::Missing).then(|| {
+                format!("needs a key ({OPENAI_KEY_ENV}, or enter one) unless a local server's base URL is given")
+            }),
+            Some("gpt-4.1-mini".into()),
+        ),
+        ProviderId::ClaudeCode => (
+            true,
+            Some("runs the installed `claude` CLI headless; it bills your Claude account".into()),
+            None,
+        ),
+    };
+    ProviderInfo {
+        id,
+        remote: id.remote(),
+        models,
+        default_model,
+        available,
+        note,
+        key,
+    }
+}
+
+/// Keeps a key for `provider` in the OS keyring (else for this session).
+#[tauri::command]
+#[specta::specta]
+pub async fn agent_set_key(
+    app: AppHandle,
+    provider: ProviderId,
+    key: String,
+) -> CommandResult<KeyStatus> {
+    blocking(move || app.state::<AgentState>().store_key(provider, &key)).await
+}
+
+/// Forgets the key typed for `provider` (the keyring's and this session's).
+#[tauri::command]
+#[specta::specta]
+pub async fn agent_forget_key(app: AppHandle, provider: ProviderId) -> CommandResult<KeyStatus> {
+    blocking(move || {
+        let state = app.state::<AgentState>();
+        state.forget_key(provider);
+        Ok(state.key(provider).1)
+    })
+    .await
+}
+
+/// What running the suite at `path` with `choice` will send and cost.
+#[tauri::command]
+#[specta::specta]
+pub async fn agent_preview(
+    app: AppHandle,
+    path: String,
+    choice: ProviderChoice,
+    open: Option<OpenText>,
+) -> CommandResult<AgentPreview> {
+    blocking(move || {
+        let agent_state = app.state::<AgentState>();
+        let session = app.state::<AppState>().session();
+        let suites = suites_at(&session, &path)?;
+        let (skills, _) = skills_with_edits(&session, open)?;
+        let provider = agent_state.provider(&choice)?;
+        let listing = listing(&session, &skills);
+        let cache = answer_cache();
+        let asking = AgentSession {
+            provider: provider.as_ref(),
+            listing: &listing,
+            cache: cache.as_ref(),
+            read_cache: true,
+            runs: runs_for(provider.as_ref(), &choice),
+        };
+        Ok(preview_of(
+            provider.as_ref(),
+            choice.provider,
+            &asking,
+            &requests(&suites),
+        ))
+    })
+    .await
+}
+
+/// Runs the suite at `path` with the agent, the open skill's edits in place;
+/// progress goes out as `agent` events. [`agent_cancel`] stops it between
+/// calls: finished answers stay in the cache and the report says it is partial.
+/// The `offline` ranker runs the same cases, for the side-by-side column and
+/// the agreement figure.
+#[tauri::command]
+#[specta::specta]
+pub async fn agent_run_eval(
+    app: AppHandle,
+    path: String,
+    choice: ProviderChoice,
+    offline: RankerKind,
+    open: Option<OpenText>,
+) -> CommandResult<AgentRun> {
+    blocking(move || {
+        let agent_state = app.state::<AgentState>();
+        let state = app.state::<AppState>();
+        let session = state.session();
+        let suites = suites_at(&session, &path)?;
+        let (skills, with_edits) = skills_with_edits(&session, open.clone())?;
+        let provider = agent_state.provider(&choice)?;
+        let listing = listing(&session, &skills);
+        let cache = answer_cache();
+        let asking = AgentSession {
+            provider: provider.as_ref(),
+            listing: &listing,
+            cache: cache.as_ref(),
+            read_cache: true,
+            runs: runs_for(provider.as_ref(), &choice),
+        };
+        let preview = preview_of(
+            provider.as_ref(),
+            choice.provider,
+            &asking,
+            &requests(&suites),
+        );
+        let cancel = Cancel::new();
+        *lock(&agent_state.running) = Some(cancel.clone());
+        let budget = PriceTable::bundled()
+            .price(provider.model())
+            .map(|(_, price)| Budget {
+                max_usd: f64::INFINITY,
+                price,
+                per_call_usd: preview.estimate.per_call_usd().unwrap_or(0.0),
+            });
+        let options = EvalOptions {
+            threshold: library_settings::selection_threshold(
+                session.project_root(),
+                RankerKind::Agent,
+                None,
+                agent::DEFAULT_TRIGGER_THRESHOLD,
+            )
+            .map_err(|e| e.to_string())?,
+            library: session.project_root().map(display).unwrap_or_default(),
+            jobs: agent::DEFAULT_JOBS,
+            budget,
+        };
+        let last_sent = Mutex::new(Instant::now());
+        let progress = |done: usize, total: usize| {
+            let mut last = lock(&last_sent);
+            if done == total || last.elapsed() > Duration::from_millis(50) {
+                *last = Instant::now();
+                state.send(AppEvent::Progress(Progress {
+                    task: "agent",
+                    done: done as u64,
+                    total: total as u64,
+                }));
+            }
+        };
+        let mut result = agent::evaluate(
+            &asking,
+            &suites,
+            preview.estimate,
+            &options,
+            &cancel,
+            &progress,
+        );
+        *lock(&agent_state.running) = None;
+        let offline_report = offline_run(&app, &session, offline, &suites, open)?;
+        result
+            .agent
+            .agreement
+            .push(eval::agreement(&result.report, &offline_report));
+        Ok(AgentRun {
+            report: result.report,
+            agent: result.agent,
+            offline: Some(offline_report),
+            with_edits,
+        })
+    })
+    .await
+}
+
+/// The offline ranker's report over `suites`, the edits in place.
+fn offline_run(
+    app: &AppHandle,
+    session: &Arc<Session>,
+    kind: RankerKind,
+    suites: &[Suite],
+    open: Option<OpenText>,
+) -> CommandResult<Report> {
+    if kind == RankerKind::Agent {
+        return Err("the offline ranker to compare with is bm25, semantic or hybrid".into());
+    }
+    ensure_ranker(app, kind)?;
+    let state = app.state::<AppState>();
+    let edited = crate::panel::edited_doc(session, open)?;
+    let library = session.project_root().map(display).unwrap_or_default();
+    let report = lock(&state.ranking.routing).with_ranker(
+        session,
+        kind,
+        edited.as_ref(),
+        |ranker, _| {
+            let threshold = selection_threshold(session, None, &*ranker)?;
+            let options = RunOptions { threshold, library };
+            Ok::<Report, String>(eval::run(ranker, suites, &options, &mut |_, _| {}))
+        },
+    )??;
+    Ok(report)
+}
+
+/// Stops the agent run in progress, if any, between calls.
+#[tauri::command]
+#[specta::specta]
+pub fn agent_cancel(app: AppHandle) -> bool {
+    match lock(&app.state::<AgentState>().running).as_ref() {
+        Some(cancel) => {
+            cancel.cancel();
+            true
+        }
+        None => false,
+    }
+}
+
+/// Asks the agent which skill it would load for `query`, the open skill's
+/// unsaved edits included: one request, `runs` calls (from the cache when asked before).
+#[tauri::command]
+#[specta::specta]
+pub async fn agent_ask(
+    app: AppHandle,
+    query: String,
+    choice: ProviderChoice,
+    open: Option<OpenText>,
+) -> CommandResult<AgentAnswer> {
+    blocking(move || {
+        let started = Instant::now();
+        let agent_state = app.state::<AgentState>();
+        let session = app.state::<AppState>().session();
+        let (skills, with_edits) = skills_with_edits(&session, open)?;
+        let provider = agent_state.provider(&choice)?;
+        let runs = runs_for(provider.as_ref(), &choice);
+        let model = provider.model().to_owned();
+        let ranker = AgentRanker::new(
+            provider,
+            skills,
+            ListingStyle::ClaudeCode,
+            listing_settings(&session),
+            Some(runs),
+            answer_cache(),
+        );
+        let threshold = selection_threshold(&session, None, &ranker)?;
+        let matches =
+            hone_core::rank::Ranker::rank(&ranker, &query, 10).map_err(|e| e.to_string())?;
+        let (calls, from_cache, _) = ranker.last_asked().unwrap_or_default();
+        let selected = matches.first().is_some_and(|m| m.confidence >= threshold);
+        let matches = matches
+            .into_iter()
+            .map(|m| {
+                let (picks, runs) = match &m.explanation {
+                    Explanation::Agent(a) => (a.picks, a.runs),
+                    _ => (0, runs),
+                };
+                AgentPick {
+                    id: m.id,
+                    confidence: m.confidence,
+                    picks,
+                    runs,
+                }
+            })
+            .collect();
+        Ok(AgentAnswer {
+            provider: choice.provider,
+            model,
+            remote: choice.provider.remote(),
+            matches,
+            selected,
+            threshold,
+            calls,
+            from_cache,
+            millis: started.elapsed().as_millis() as u64,
+            with_edits,
+        })
+    })
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stored_key_is_never_serialized() {
+        let state = AgentState::default();
+        let secret = "sk-ant-test-never-shown-0123456789";
+        let status = state.store_key(ProviderId::Anthropic, secret).unwrap();
+        assert!(matches!(
+            status.source,
+            KeySource::Keyring | KeySource::Session
+        ));
+        let info = provider_info(&state, &PriceTable::bundled(), ProviderId::Anthropic);
+        let json = serde_json::to_string(&info).unwrap();
+        assert!(!json.contains(secret), "{json}");
+        assert!(!format!("{:?}", state.key(ProviderId::Anthropic).0).contains(secret));
+        // The provider built with it does not print it either.
+        let provider = Anthropic::new(
+            "claude-haiku-4-5",
+            state.key(ProviderId::Anthropic).0.unwrap(),
+            None,
+            HttpPolicy::default(),
+            true,
+        );
+        assert!(!provider.endpoint().contains(secret));
+        state.forget_key(ProviderId::Anthropic);
+        if key_from_env(ANTHROPIC_KEY_ENV).is_none() {
+            assert_eq!(
+                state.key(ProviderId::Anthropic).1.source,
+                KeySource::Missing
+            );
+        }
+        assert!(state.store_key(ProviderId::Local, "x").is_err());
+        assert!(state.store_key(ProviderId::Openai, "  ").is_err());
+    }
+
+    #[test]
+    fn providers_list_their_priced_models_and_say_what_leaves_the_machine() {
+        let state = AgentState::default();
+        let prices = PriceTable::bundled();
+        let anthropic = provider_info(&state, &prices, ProviderId::Anthropic);
+        assert!(anthropic.remote);
+        assert!(anthropic.models.iter().any(|m| m == "claude-haiku-4-5"));
+        assert!(anthropic.models.iter().all(|m| m.starts_with("claude")));
+        let openai = provider_info(&state, &prices, ProviderId::Openai);
+        assert!(openai.models.iter().any(|m| m == "gpt-4.1-mini"));
+        let local = provider_info(&state, &prices, ProviderId::Local);
+        assert!(!local.remote);
+        assert_eq!(local.key.source, KeySource::NotNeeded);
+        let choice: ProviderChoice =
+            serde_json::from_str(r#"{"provider":"claude-code","baseUrl":null}"#).unwrap();
+        assert_eq!(choice.provider, ProviderId::ClaudeCode);
+    }
+
+    /// The preview counts a call per request and run, none for a cached
+    /// answer, and prices it from the table.
+    #[test]
+    fn the_preview_counts_calls_tokens_and_price() {
+        let dir = tempfile::tempdir().unwrap();
+        let skills = [
+            Skill::from_document(
+                std::path::Path::new("pdf"),
+                hone_core::document::SkillDocument::parse(
+                    "---\nname: pdf\ndescription: Reads and fills PDF forms.\n---\nBody\n".into(),
+                ),
+            ),
+            Skill::from_document(
+                std::path::Path::new("deploy"),
+                hone_core::document::SkillDocument::parse(
+                    "---\nname: deploy\ndescription: Deploys the app.\n---\nBody\n".into(),
+                ),
+            ),
+        ];
+        let refs: Vec<&Skill> = skills.iter().collect();
+        let listing = Listing::new(
+            &refs,
+            ListingStyle::ClaudeCode,
+            &ListingSettings::new(200_000),
+        );
+        let provider = Anthropic::new(
+            "claude-haiku-4-5",
+            Secret::new("k"),
+            Some("http://127.0.0.1:9"),
+            HttpPolicy::default(),
+            true,
+        );
+        let cache = AnswerCache::new(dir.path());
+        let choice = ProviderChoice {
+            provider: ProviderId::Anthropic,
+            model: Some("claude-haiku-4-5".into()),
+            base_url: None,
+            runs: None,
+        };
+        let asking = AgentSession {
+            provider: &provider,
+            listing: &listing,
+            cache: Some(&cache),
+            read_cache: true,
+            runs: runs_for(&provider, &choice),
+        };
+        let requests = vec!["fill this pdf".to_owned(), "ship it".to_owned()];
+        let preview = preview_of(&provider, ProviderId::Anthropic, &asking, &requests);
+        assert!(preview.remote);
+        assert_eq!((preview.runs, preview.cases), (3, 2));
+        assert_eq!(preview.estimate.calls, 6);
+        assert_eq!(preview.estimate.cached_answers, 0);
+        assert!(preview.estimate.listing_tokens > 0);
+        assert_eq!(
+            preview.estimate.price_entry.as_deref(),
+            Some("claude-haiku-4-5")
+        );
+        assert!(preview.estimate.usd.unwrap() > 0.0);
+    }
+}
