@@ -8,14 +8,17 @@
 //! They assert the pipeline, never the model's taste in skills.
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
+use hone_core::agent::local::Local;
+use hone_core::agent::{Cancel, Choice, Listing, ListingStyle, Provider, aggregate};
+use hone_core::catalog::ListingSettings;
 use hone_core::library::{Filters, Library};
 use hone_core::llm::{ListedSkill, LlmError, LocalModel, choice_prompt, resolve_model_file};
 use hone_core::rank::RoutingDoc;
 
-fn model() -> &'static LocalModel {
-    static MODEL: OnceLock<LocalModel> = OnceLock::new();
+fn model() -> &'static Arc<LocalModel> {
+    static MODEL: OnceLock<Arc<LocalModel>> = OnceLock::new();
     MODEL.get_or_init(|| {
         let location = resolve_model_file(None);
         assert!(
@@ -23,7 +26,7 @@ fn model() -> &'static LocalModel {
             "no local language model at {}: run `hone model install --llm` (`make test` does)",
             location.path.display()
         );
-        LocalModel::open(None).expect("the installed model loads")
+        Arc::new(LocalModel::open(None).expect("the installed model loads"))
     })
 }
 
@@ -222,4 +225,58 @@ fn a_missing_or_foreign_file_is_a_clear_error() {
     std::fs::write(&not_gguf, b"not a model").unwrap();
     let err = LocalModel::open(Some(&not_gguf)).err().expect("refused");
     assert!(err.to_string().contains("not a GGUF file"), "{err}");
+}
+
+/// The provider scores "no skill" in the same constrained choice (the
+/// mechanism of picking nothing is unit-tested in `agent`); a library with a
+/// skill named `none` is not offered that answer.
+#[test]
+fn the_local_provider_offers_no_skill_unless_a_skill_is_named_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, description: &str| {
+        let skill = dir.path().join(name);
+        std::fs::create_dir_all(&skill).unwrap();
+        std::fs::write(
+            skill.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: {description}\n---\n\nBody.\n"),
+        )
+        .unwrap();
+    };
+    write("pdf", "Reads PDF files and fills in PDF forms.");
+    write("git-commits", "Writes commit messages for staged changes.");
+    let provider = Local::new(model().clone());
+    let ask = || {
+        let library = Library::open(&[dir.path().to_path_buf()], &Filters::default()).unwrap();
+        let skills: Vec<_> = library.skills.iter().collect();
+        let listing = Listing::new(
+            &skills,
+            ListingStyle::ClaudeCode,
+            &ListingSettings::new(200_000),
+        );
+        let answer = provider
+            .ask(&listing, "what is the capital of France?", &Cancel::new())
+            .unwrap();
+        (listing, answer)
+    };
+
+    let (listing, answer) = ask();
+    let Choice::Ranking { scores, no_skill } = &answer.choice else {
+        panic!("a ranking: {answer:?}")
+    };
+    assert_eq!(scores.len(), 2);
+    let no_skill = no_skill.expect("the no-skill answer is offered");
+    assert!(no_skill.is_finite() && no_skill < 0.0);
+    // It takes its share: the skills' confidences no longer add up to one.
+    let matches = aggregate(&listing, std::slice::from_ref(&answer));
+    assert_eq!(matches.len(), 2);
+    let total: f32 = matches.iter().map(|m| m.confidence).sum();
+    assert!(total < 1.0 && total > 0.0, "{total}");
+
+    write("none", "A skill that happens to be called none.");
+    let (_, answer) = ask();
+    let Choice::Ranking { scores, no_skill } = &answer.choice else {
+        panic!("a ranking: {answer:?}")
+    };
+    assert_eq!(scores.len(), 3);
+    assert_eq!(*no_skill, None);
 }

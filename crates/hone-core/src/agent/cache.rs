@@ -48,6 +48,12 @@ impl AnswerCache {
             hasher.update((part.len() as u64).to_le_bytes());
             hasher.update(part.as_bytes());
         }
+        // Only when set, so other providers' cached answers keep their keys.
+        let prompt = provider.prompt_version();
+        if !prompt.is_empty() {
+            hasher.update((prompt.len() as u64).to_le_bytes());
+            hasher.update(prompt.as_bytes());
+        }
         hex(&hasher.finalize())
     }
 

@@ -7,6 +7,14 @@
 //! `Skill` tool description, or the agentskills system prompt); its keys and
 //! values are computed once and reused by every request, which then costs
 //! only its own tokens and the names'.
+//!
+//! "No skill" is one more answer in the same constrained choice: the prompt
+//! says the assistant answers `none` when no skill fits, and ` none` is
+//! scored beside the names. Its probability is what the model gives to that
+//! answer, with no threshold tuned on any suite; when it is the most likely
+//! answer, no skill is picked (FPR on negatives can fall below 1). A library
+//! with a skill named `none` is not offered the answer (the two could not be
+//! told apart), and ranks as a full choice among its skills.
 
 use std::sync::Arc;
 
@@ -16,8 +24,12 @@ use crate::llm::{LocalModel, prompt};
 use crate::tokens::Tokenizer;
 
 /// The sentence after the listing that tells a base model what follows.
-const CHOOSE: &str =
-    "For each request below, the assistant loads the one skill from this list that fits it best.";
+const CHOOSE: &str = "For each request below, the assistant loads the one skill from this list that fits it best, \
+or answers none when no skill fits.";
+/// The answer that no skill fits.
+const NO_SKILL: &str = "none";
+/// Names the prompt above; changing it must not reuse cached answers.
+const PROMPT_VERSION: &str = "constrained choice with a none answer";
 
 pub struct Local {
     model: Arc<LocalModel>,
@@ -65,6 +77,10 @@ impl Provider for Local {
         true
     }
 
+    fn prompt_version(&self) -> &str {
+        PROMPT_VERSION
+    }
+
     fn tokenizer(&self) -> Tokenizer {
         Tokenizer::o200k()
     }
@@ -85,8 +101,10 @@ impl Provider for Local {
             .filter(|s| s.listed)
             .map(|s| s.id.as_str())
             .collect();
+        let offer_no_skill = !names.contains(&NO_SKILL);
         let candidates: Vec<String> = names
             .iter()
+            .chain(offer_no_skill.then_some(&NO_SKILL))
             .map(|name| prompt::candidate_continuation(name))
             .collect();
         let scoring = self
@@ -105,8 +123,9 @@ impl Provider for Local {
                 log_likelihood: score.log_likelihood,
             })
             .collect();
+        let no_skill = offer_no_skill.then(|| scoring.scores[names.len()].log_likelihood);
         Ok(Answer {
-            choice: Choice::Ranking { scores },
+            choice: Choice::Ranking { scores, no_skill },
             usage: Usage {
                 input_tokens: scoring.evaluated_tokens as u64,
                 cache_read_tokens: if scoring.prefix_cache_hit {

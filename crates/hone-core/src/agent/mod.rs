@@ -23,7 +23,9 @@
 //! rate* is the share of runs that picked it; it is the match's confidence,
 //! so the top match is selected when its rate reaches the trigger threshold
 //! (0.5 by default). For a ranking, the confidence is the mean softmax
-//! probability over the names.
+//! probability over the names and, when the model was offered it, the answer
+//! that no skill fits: a skill is picked only when it is more likely than
+//! that answer.
 //!
 //! ## Cost, cache and robustness
 //!
@@ -147,7 +149,15 @@ pub enum Choice {
     /// It answered without loading a skill; the start of its text.
     NoSkill { text: String },
     /// Every skill scored by the model's log-likelihood of naming it.
-    Ranking { scores: Vec<ScoredName> },
+    Ranking {
+        scores: Vec<ScoredName>,
+        /// The log-likelihood of the model answering that no skill fits, when
+        /// that was one of the choices: it takes its share of the probability
+        /// mass like a skill, and when it is the most likely answer no skill is
+        /// picked.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        no_skill: Option<f64>,
+    },
 }
 
 /// One skill's score in a [`Choice::Ranking`].
@@ -216,6 +226,12 @@ pub trait Provider: Send + Sync {
     /// Whether the listing is served from the provider's prompt cache after
     /// the first call.
     fn prompt_caching(&self) -> bool;
+    /// What else, besides the listing and the model, decides the answer (a
+    /// local model's own prompt wording, say): part of the answer cache's key
+    /// when not empty, so a changed prompt is never answered from the cache.
+    fn prompt_version(&self) -> &str {
+        ""
+    }
     /// The tokenizer cost estimates count with.
     fn tokenizer(&self) -> Tokenizer;
     /// What the estimate cannot count for this provider, in words.
@@ -265,12 +281,18 @@ pub fn aggregate(listing: &Listing, answers: &[Answer]) -> Vec<Match> {
         match &answer.choice {
             Choice::Skill { name } => updates.push((tally(name), 1.0, true, None)),
             Choice::NoSkill { .. } => {}
-            Choice::Ranking { scores } => {
+            Choice::Ranking { scores, no_skill } => {
                 let best = scores
                     .iter()
                     .map(|s| s.log_likelihood)
+                    .chain(*no_skill)
                     .fold(f64::NEG_INFINITY, f64::max);
-                let total: f64 = scores.iter().map(|s| (s.log_likelihood - best).exp()).sum();
+                let total: f64 = scores
+                    .iter()
+                    .map(|s| s.log_likelihood)
+                    .chain(*no_skill)
+                    .map(|ll| (ll - best).exp())
+                    .sum();
                 for score in scores {
                     let probability = (score.log_likelihood - best).exp() / total;
                     let top = score.log_likelihood == best;
@@ -937,6 +959,7 @@ mod tests {
                         log_likelihood: -0.5,
                     },
                 ],
+                no_skill: None,
             },
             ..pick("x")
         };
@@ -945,6 +968,55 @@ mod tests {
         assert_eq!(matches[0].id, "pdf");
         assert!((matches[0].confidence + matches[1].confidence - 1.0).abs() < 1e-6);
         assert_eq!(matches[0].score, -0.5);
+    }
+
+    #[test]
+    fn a_likelier_no_skill_answer_picks_nothing_and_takes_its_share() {
+        let listing = listing();
+        let ranking = |no_skill: f64| Answer {
+            choice: Choice::Ranking {
+                scores: vec![
+                    ScoredName {
+                        name: "deploy".into(),
+                        log_likelihood: -3.0,
+                    },
+                    ScoredName {
+                        name: "pdf".into(),
+                        log_likelihood: -1.0,
+                    },
+                ],
+                no_skill: Some(no_skill),
+            },
+            ..pick("x")
+        };
+        let picks = |matches: &[Match]| -> Vec<usize> {
+            matches
+                .iter()
+                .map(|m| match &m.explanation {
+                    Explanation::Agent(e) => e.picks,
+                    _ => panic!("agent explanation"),
+                })
+                .collect()
+        };
+        // "No skill" is likelier: the ranking stays, nothing is picked, and
+        // the top skill's share is below one half, so it is not selected.
+        let matches = aggregate(&listing, &[ranking(-0.2)]);
+        assert_eq!(matches[0].id, "pdf");
+        assert_eq!(picks(&matches), vec![0, 0]);
+        let pdf = (-1.0f64).exp() / ((-3.0f64).exp() + (-1.0f64).exp() + (-0.2f64).exp());
+        assert!((f64::from(matches[0].confidence) - pdf).abs() < 1e-6);
+        assert!(matches[0].confidence < 0.5);
+        // Less likely than the top skill: the skill is picked as before.
+        let matches = aggregate(&listing, &[ranking(-5.0)]);
+        assert_eq!(picks(&matches), vec![1, 0]);
+        assert!(matches[0].confidence > 0.5);
+        assert!(matches[0].confidence + matches[1].confidence < 1.0);
+        // An answer cached before the choice existed reads as no offer.
+        let old: Answer = serde_json::from_str(
+            r#"{"choice":{"kind":"ranking","scores":[{"name":"pdf","log_likelihood":-1.0}]},"usage":{"input_tokens":0,"output_tokens":0,"cache_write_tokens":0,"cache_read_tokens":0}}"#,
+        )
+        .unwrap();
+        assert!(matches!(old.choice, Choice::Ranking { no_skill: None, .. }));
     }
 
     #[test]

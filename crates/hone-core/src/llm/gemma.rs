@@ -63,26 +63,29 @@ pub struct KvCache {
 }
 
 impl KvCache {
-    /// This cache followed by `more` (a linear continuation).
-    pub fn extended(&self, more: &KvCache) -> Result<KvCache, LlmError> {
-        if self.len == 0 {
-            return Ok(more.clone());
-        }
-        if more.len == 0 {
-            return Ok(self.clone());
+    /// Tokens held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The first `len` tokens' keys and values (a view, nothing copied).
+    pub fn truncated(&self, len: usize) -> Result<KvCache, LlmError> {
+        if len > self.len {
+            return Err(LlmError::Inference(format!(
+                "a cache of {} tokens has no first {len}",
+                self.len
+            )));
         }
         let layers = self
             .layers
             .iter()
-            .zip(&more.layers)
-            .map(|((k0, v0), (k1, v1))| {
-                Ok((Tensor::cat(&[k0, k1], 2)?, Tensor::cat(&[v0, v1], 2)?))
-            })
+            .map(|(k, v)| Ok((k.narrow(2, 0, len)?, v.narrow(2, 0, len)?)))
             .collect::<candle_core::Result<_>>()?;
-        Ok(KvCache {
-            layers,
-            len: self.len + more.len,
-        })
+        Ok(KvCache { layers, len })
     }
 }
 
@@ -213,8 +216,10 @@ impl Gemma3 {
     /// Runs `tokens` after `past`. `parents[i]` is the index (in `tokens`,
     /// below `i`) of the token that precedes token `i`, or `None` when it
     /// follows the end of `past`; a plain sequence has `parents[i] = i - 1`.
-    /// Returns the final-normed hidden states `(n, hidden)` and the keys and
-    /// values of the new tokens (meaningful as a cache only for a sequence).
+    /// Returns the final-normed hidden states `(n, hidden)` and `past`
+    /// followed by the new tokens' keys and values, in token order: a cache
+    /// to continue from as far as the new tokens form a sequence (the
+    /// attention concatenates them anyway, so this costs no copy of its own).
     pub fn forward(
         &self,
         tokens: &[u32],
@@ -334,13 +339,14 @@ impl Gemma3 {
             hidden,
             KvCache {
                 layers: new_layers,
-                len: n,
+                len: past.len + n,
             },
         ))
     }
 
     /// Attention of the new tokens `x` `(1, n, hidden)` over `past` and
-    /// themselves; returns the output and the new tokens' keys and values.
+    /// themselves; returns the output and the keys and values of `past`
+    /// followed by the new tokens.
     fn attention(
         &self,
         layer: &Layer,
@@ -395,7 +401,7 @@ impl Gemma3 {
             .reshape((1, self.heads, n, self.head_dim))?
             .transpose(1, 2)?
             .reshape((1, n, self.heads * self.head_dim))?;
-        Ok((layer.o.forward(&out)?, k, v))
+        Ok((layer.o.forward(&out)?, all_k, all_v))
     }
 
     /// For each row of `hidden` `(m, hidden)`, the log-probabilities of the

@@ -10,7 +10,9 @@
 //!   prefixes) and every request starts from them;
 //! - the candidates' tokens form a trie: a name's first tokens are shared
 //!   with every name that starts the same way, and the whole trie is run in
-//!   one forward call with a tree-shaped attention mask ([`gemma`]);
+//!   one forward call with a tree-shaped attention mask ([`gemma`]), the
+//!   request's own tokens with it (a chain the trie hangs from), so a request
+//!   reads the cached listing's keys and values once;
 //! - only tokens that have a continuation are run at all: the last token of a
 //!   name is scored from its parent's output and never fed.
 //!
@@ -128,6 +130,10 @@ impl Scoring {
         order
     }
 }
+
+/// The keys and values of a sequence and its last token's hidden state
+/// `(1, hidden)`: what a continuation starts from.
+type SequenceEnd = (KvCache, Tensor);
 
 struct CachedPrefix {
     tokens: Vec<u32>,
@@ -248,18 +254,28 @@ impl LocalModel {
         } else {
             prefix_tokens.len()
         };
-        let (context, last_hidden) = if middle_tokens.is_empty() {
-            (prefix_kv, prefix_hidden)
-        } else {
-            evaluated += middle_tokens.len();
-            self.run_sequence(&prefix_kv, &middle_tokens)?
-        };
+        // The middle's last chunk runs in the same call as the first trie:
+        // one pass over the cached listing instead of two.
+        let mut context = prefix_kv;
+        let mut last_hidden = prefix_hidden;
+        let mut lead = middle_tokens.as_slice();
+        if lead.len() > PROMPT_CHUNK {
+            let (head, tail) = lead.split_at(lead.len() - PROMPT_CHUNK);
+            (context, last_hidden) = self.run_sequence(&context, head)?;
+            evaluated += head.len();
+            lead = tail;
+        }
 
         let mut log_likelihoods = vec![0.0f64; candidates.len()];
         for group in trie_groups(&candidate_tokens, TRIE_CHUNK) {
             let trie = Trie::build(group.iter().map(|&c| candidate_tokens[c].as_slice()));
-            evaluated += trie.inner.len();
-            let node_log_probs = self.score_trie(&trie, &context, &last_hidden)?;
+            evaluated += lead.len() + trie.inner.len();
+            let (node_log_probs, after_lead) =
+                self.score_trie(&trie, lead, &context, &last_hidden)?;
+            if let Some(after_lead) = after_lead {
+                (context, last_hidden) = after_lead;
+                lead = &[];
+            }
             for &c in &group {
                 log_likelihoods[c] = trie
                     .path(&candidate_tokens[c])
@@ -327,8 +343,8 @@ impl LocalModel {
         let mut last_hidden = None;
         for chunk in tokens.chunks(PROMPT_CHUNK) {
             let parents: Vec<Option<usize>> = (0..chunk.len()).map(|i| i.checked_sub(1)).collect();
-            let (hidden, new) = self.model.forward(chunk, &parents, &kv)?;
-            kv = kv.extended(&new)?;
+            let (hidden, extended) = self.model.forward(chunk, &parents, &kv)?;
+            kv = extended;
             last_hidden = Some(Gemma3::row(&hidden, chunk.len() - 1)?);
         }
         let last_hidden = last_hidden
@@ -337,24 +353,53 @@ impl LocalModel {
     }
 
     /// The log-probability of every trie node given its parent (the root's
-    /// children given the context's last token).
+    /// children given the last token of `context` + `lead`). `lead`, a token
+    /// sequence between the context and the trie, runs in the same forward
+    /// call; when it is not empty, the context it extends to and its last
+    /// hidden state are returned too.
     fn score_trie(
         &self,
         trie: &Trie,
+        lead: &[u32],
         context: &KvCache,
         last_hidden: &Tensor,
-    ) -> Result<Vec<f32>, LlmError> {
-        // Rows: the context's last token, then each inner node.
-        let mut rows = vec![last_hidden.clone()];
-        if !trie.inner.is_empty() {
-            let tokens: Vec<u32> = trie.inner.iter().map(|&n| trie.nodes[n].token).collect();
-            let parents: Vec<Option<usize>> = trie
-                .inner
-                .iter()
-                .map(|&n| trie.nodes[n].parent.map(|p| trie.inner_index[p]))
+    ) -> Result<(Vec<f32>, Option<SequenceEnd>), LlmError> {
+        // Rows: the token before the trie, then each inner node.
+        let mut rows = Vec::with_capacity(2);
+        let mut after_lead = None;
+        let tokens: Vec<u32> = lead
+            .iter()
+            .copied()
+            .chain(trie.inner.iter().map(|&n| trie.nodes[n].token))
+            .collect();
+        if tokens.is_empty() {
+            rows.push(last_hidden.clone());
+        } else {
+            let root_parent = lead.len().checked_sub(1);
+            let parents: Vec<Option<usize>> = (0..lead.len())
+                .map(|i| i.checked_sub(1))
+                .chain(trie.inner.iter().map(|&n| {
+                    trie.nodes[n]
+                        .parent
+                        .map(|p| lead.len() + trie.inner_index[p])
+                        .or(root_parent)
+                }))
                 .collect();
-            let (hidden, _) = self.model.forward(&tokens, &parents, context)?;
-            rows.push(hidden);
+            let (hidden, extended) = self.model.forward(&tokens, &parents, context)?;
+            match root_parent {
+                Some(last) => {
+                    let lead_hidden = Gemma3::row(&hidden, last)?;
+                    rows.push(lead_hidden.clone());
+                    // The lead sees only the context and itself, so its part
+                    // of the extended cache is a cache of the sequence.
+                    after_lead =
+                        Some((extended.truncated(context.len() + lead.len())?, lead_hidden));
+                }
+                None => rows.push(last_hidden.clone()),
+            }
+            if !trie.inner.is_empty() {
+                rows.push(hidden.narrow(0, lead.len(), trie.inner.len())?);
+            }
         }
         let hidden = Tensor::cat(&rows, 0)?;
         let mut wanted: Vec<Vec<u32>> = Vec::with_capacity(trie.inner.len() + 1);
@@ -389,7 +434,7 @@ impl LocalModel {
                 }
             }
         }
-        Ok(log_probs)
+        Ok((log_probs, after_lead))
     }
 }
 
@@ -536,6 +581,52 @@ mod tests {
         let path: Vec<u32> = trie.path(&[1, 2, 4]).map(|n| trie.nodes[n].token).collect();
         assert_eq!(path, vec![1, 2, 4]);
         assert_eq!(trie.path(&[]).count(), 0);
+    }
+
+    /// The request run in the same call as the candidates' trie (one pass
+    /// over the cached listing) scores as when it ran on its own first and
+    /// the trie after it, as scoring did before. (Against the same prompt
+    /// run as one sequence without a cache, or one token per call, ` pdf`
+    /// differed by 0.07 and 0.24 nats here, in both ways of running the
+    /// request: a candle numerics question not settled yet.) Needs the
+    /// installed model, like `tests/local_llm.rs`.
+    #[test]
+    fn the_request_run_with_the_trie_scores_as_run_before_it() {
+        let location = resolve_model_file(None);
+        assert!(
+            location.installed,
+            "no local language model at {}: run `hone model install --llm` (`make test` does)",
+            location.path.display()
+        );
+        let model = LocalModel::open(None).unwrap();
+        let prefix = "Skills:\n- pdf: Reads PDF files.\n- git: Writes commit messages.\n\n";
+        let middle = "Request: fill in this form\nThe skill to load:";
+        let candidates = [" pdf\n", " git\n", " pdf-forms\n", " none\n"];
+        let fused = model.score(prefix, middle, &candidates).unwrap();
+
+        let mut prefix_tokens: Vec<u32> = model.tokenizer.bos().into_iter().collect();
+        prefix_tokens.extend(model.tokenizer.encode(prefix));
+        let empty = model.model.empty_cache().unwrap();
+        let (kv, _) = model.run_sequence(&empty, &prefix_tokens).unwrap();
+        let middle_tokens = model.tokenizer.encode(middle);
+        let (kv, hidden) = model.run_sequence(&kv, &middle_tokens).unwrap();
+        let candidate_tokens: Vec<Vec<u32>> = candidates
+            .iter()
+            .map(|c| model.tokenizer.encode(c))
+            .collect();
+        let trie = Trie::build(candidate_tokens.iter().map(Vec::as_slice));
+        let (log_probs, after_lead) = model.score_trie(&trie, &[], &kv, &hidden).unwrap();
+        assert!(after_lead.is_none());
+        for ((candidate, tokens), score) in
+            candidates.iter().zip(&candidate_tokens).zip(&fused.scores)
+        {
+            let apart: f64 = trie.path(tokens).map(|n| f64::from(log_probs[n])).sum();
+            assert!(
+                (apart - score.log_likelihood).abs() < 1e-4 * (1.0 + apart.abs()),
+                "{candidate:?}: request run apart {apart}, with the trie {}",
+                score.log_likelihood
+            );
+        }
     }
 
     #[test]
