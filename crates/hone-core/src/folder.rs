@@ -19,8 +19,7 @@
 //! sockets and devices. Only links pay for these checks.
 //!
 //! The library scan reads every folder of a skill to find nested skills and
-//! hands those listings over ([`Listings`]), so a check lists no folder twice;
-//! on Unix folders are opened relative to their parent (see [`list_dir_in`]).
+//! hands those listings over ([`Listings`]), so a check lists no folder twice.
 
 use std::cell::OnceCell;
 use std::collections::HashMap;
@@ -361,68 +360,6 @@ pub(crate) fn list_dir(dir: &Path) -> std::io::Result<Vec<Entry>> {
         .collect();
     entries.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(entries)
-}
-
-/// A folder kept open while the folders in it are listed, so that each is
-/// opened by name rather than by walking its whole path again: on a large
-/// library, path walks and `stat`s are most of what listing costs.
-#[cfg(unix)]
-pub(crate) struct OpenDir(rustix::fs::Dir);
-
-#[cfg(not(unix))]
-pub(crate) struct OpenDir;
-
-/// [`list_dir`] for `dir`, a folder of `parent` when given, keeping `dir`
-/// open for the folders in it.
-#[cfg(unix)]
-pub(crate) fn list_dir_in(
-    parent: Option<&OpenDir>,
-    dir: &Path,
-) -> std::io::Result<(Vec<Entry>, OpenDir)> {
-    use std::os::unix::ffi::OsStrExt;
-
-    use rustix::fs::{CWD, Dir, FileType, Mode, OFlags, openat};
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-    let fd = match (parent, dir.file_name()) {
-        (Some(parent), Some(name)) => openat(parent.0.fd()?, name, flags, Mode::empty())?,
-        _ => openat(CWD, dir, flags, Mode::empty())?,
-    };
-    let mut reader = Dir::new(fd)?;
-    let mut entries = Vec::new();
-    // As `std::fs::read_dir`'s callers here do, an unreadable entry ends the listing.
-    while let Some(Ok(entry)) = reader.read() {
-        let raw = entry.file_name().to_bytes();
-        if raw == b"." || raw == b".." {
-            continue;
-        }
-        let name = std::ffi::OsStr::from_bytes(raw);
-        let path = dir.join(name);
-        let name = name.to_string_lossy().into_owned();
-        let plain = |is_dir, is_file| Entry {
-            name: name.clone(),
-            path: path.clone(),
-            is_dir,
-            is_file,
-            is_link: false,
-        };
-        let listed = match entry.file_type() {
-            FileType::Directory => Some(plain(true, false)),
-            FileType::RegularFile => Some(plain(false, true)),
-            FileType::Symlink | FileType::Unknown => Entry::new(name, path, None),
-            _ => Some(plain(false, false)),
-        };
-        entries.extend(listed);
-    }
-    entries.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok((entries, OpenDir(reader)))
-}
-
-#[cfg(not(unix))]
-pub(crate) fn list_dir_in(
-    _parent: Option<&OpenDir>,
-    dir: &Path,
-) -> std::io::Result<(Vec<Entry>, OpenDir)> {
-    list_dir(dir).map(|entries| (entries, OpenDir))
 }
 
 /// Folder listings already read, by path: the library scan reads every folder

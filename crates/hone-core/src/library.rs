@@ -20,7 +20,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::folder::{Entry, Listings, OpenDir, ResourceDetail, is_ignored_dir, list_dir_in};
+use crate::folder::{Entry, Listings, ResourceDetail, is_ignored_dir, list_dir};
 use crate::skill::{SKILL_FILE, Skill};
 
 /// Filters on skill identities, as globs (`pdf-*`).
@@ -76,25 +76,13 @@ impl Library {
     }
 
     /// [`Library::open`], choosing how much to learn about resource files
-    /// (validation needs only their paths).
+    /// (validation needs only their paths). Skills load in parallel while the
+    /// scan goes on.
     pub fn open_with(
         roots: &[PathBuf],
         filters: &Filters,
         detail: ResourceDetail,
     ) -> Result<Library, LibraryError> {
-        Library::open_inspecting(roots, filters, detail, |_| ()).map(|(library, _)| library)
-    }
-
-    /// [`Library::open_with`], calling `inspect` on each skill as soon as it
-    /// is loaded, in parallel and while the scan goes on: checking a library
-    /// this way overlaps the checks with the reading. The answers come back
-    /// in the order of [`Library::skills`].
-    pub fn open_inspecting<T: Send>(
-        roots: &[PathBuf],
-        filters: &Filters,
-        detail: ResourceDetail,
-        inspect: impl Fn(&Skill) -> T + Sync,
-    ) -> Result<(Library, Vec<T>), LibraryError> {
         let include = glob_set(&filters.include)?;
         let exclude = glob_set(&filters.exclude)?;
         let mut library = Library {
@@ -121,31 +109,24 @@ impl Library {
                 .into_iter()
                 .par_bridge()
                 .map(|(root, dir, listings): (usize, PathBuf, Listings)| {
-                    let loaded = match Skill::load_listed(&dir, detail, &listings) {
-                        Ok(skill) => {
-                            let answer = inspect(&skill);
-                            Ok((skill, answer))
-                        }
-                        Err(err) => Err((dir, err)),
-                    };
+                    let loaded = Skill::load_listed(&dir, detail, &listings).map_err(|e| (dir, e));
                     (root, loaded)
                 })
                 .collect();
             (loaded, scan.join().unwrap_or_default())
         });
         library.problems = problems;
-        fn dir_of<T>(loaded: &Result<(Skill, T), (PathBuf, std::io::Error)>) -> &Path {
+        fn dir_of(loaded: &Result<Skill, (PathBuf, std::io::Error)>) -> &Path {
             match loaded {
-                Ok((skill, _)) => &skill.dir,
+                Ok(skill) => &skill.dir,
                 Err((dir, _)) => dir,
             }
         }
         loaded.sort_by(|(root_a, a), (root_b, b)| (root_a, dir_of(a)).cmp(&(root_b, dir_of(b))));
-        let mut answers = Vec::with_capacity(loaded.len());
         let mut owner: HashMap<String, (usize, PathBuf)> = HashMap::new();
         for (root, result) in loaded {
-            let (skill, answer) = match result {
-                Ok(loaded) => loaded,
+            let skill = match result {
+                Ok(skill) => skill,
                 Err((dir, err)) => {
                     let path = dir.join(SKILL_FILE);
                     library.problems.push(DiscoveryProblem {
@@ -176,9 +157,8 @@ impl Library {
             }
             library.skills.push(skill);
             library.skill_roots.push(root);
-            answers.push(answer);
         }
-        Ok((library, answers))
+        Ok(library)
     }
 
     /// Indices of the skills with identity `id`.
@@ -295,7 +275,7 @@ fn scan_skill_dirs(
         on_skill,
         problems,
     };
-    scan.walk(path, None, None);
+    scan.walk(path, None);
 }
 
 /// The state of scanning one root. Folders are listed without a `stat`
@@ -310,10 +290,10 @@ struct Scan<'p> {
 }
 
 impl Scan<'_> {
-    /// Scans `dir`, a folder of `parent` when given. Inside a skill, `kept`
-    /// collects the listings read, for the skill's resource scan.
-    fn walk(&mut self, dir: &Path, parent: Option<&OpenDir>, kept: Option<&mut Listings>) {
-        let (entries, open) = match list_dir_in(parent, dir) {
+    /// Scans `dir`. Inside a skill, `kept` collects the listings read, for
+    /// the skill's resource scan.
+    fn walk(&mut self, dir: &Path, kept: Option<&mut Listings>) {
+        let entries = match list_dir(dir) {
             Ok(entries) => entries,
             Err(err) => {
                 self.problems.push(DiscoveryProblem {
@@ -335,7 +315,7 @@ impl Scan<'_> {
             let mut own = Listings::new();
             own.insert(dir.to_path_buf(), entries);
             for sub in subdirs {
-                self.walk(&sub, Some(&open), Some(&mut own));
+                self.walk(&sub, Some(&mut own));
             }
             match kept {
                 // A nested skill's folders are also its parent's.
@@ -348,11 +328,11 @@ impl Scan<'_> {
         } else if let Some(kept) = kept {
             kept.insert(dir.to_path_buf(), entries);
             for sub in subdirs {
-                self.walk(&sub, Some(&open), Some(kept));
+                self.walk(&sub, Some(kept));
             }
         } else {
             for sub in subdirs {
-                self.walk(&sub, Some(&open), None);
+                self.walk(&sub, None);
             }
         }
     }

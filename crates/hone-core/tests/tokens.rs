@@ -265,6 +265,39 @@ fn corpus_totals_match_tiktoken() {
     assert_eq!(cl100k as u64, reference["cl100k"].as_u64().unwrap());
 }
 
+/// With the corpus present: `exceeds` agrees with the exact count for every
+/// `SKILL.md` of the corpus, at the body rule's limit and at the exact count
+/// itself, where a bound over the count would answer wrongly.
+#[test]
+#[ignore = "needs the shared corpus: HONE_CORPUS=../shared/corpus cargo test -- --ignored"]
+fn corpus_limits_agree_with_exact_counts() {
+    let dir = common::corpus();
+    let mut checked = 0;
+    for entry in walkdir::WalkDir::new(&dir)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        if !(entry.file_type().is_file() && entry.file_name() == "SKILL.md") {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&std::fs::read(entry.path()).unwrap()).into_owned();
+        for tokenizer in [Tokenizer::o200k(), Tokenizer::cl100k()] {
+            let exact = tokenizer.count(&text);
+            for limit in [exact, exact.saturating_sub(1), 5000] {
+                assert_eq!(
+                    tokenizer.exceeds(&text, limit),
+                    exact > limit,
+                    "{} at {limit} ({} count {exact})",
+                    entry.path().display(),
+                    tokenizer.name()
+                );
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 1000, "only {checked} skills in the corpus");
+}
+
 /// With the corpus present: every skill measures and renders without a panic,
 /// and no rendered body keeps a script or an event handler.
 #[test]

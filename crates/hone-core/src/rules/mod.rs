@@ -259,23 +259,16 @@ pub fn check_library_with(
     out
 }
 
-/// Opens the skills under `roots` and checks them, each skill as soon as it
-/// is loaded (while the scan goes on), then the library-wide rules: what
-/// `hone check` does. Resource files are listed, never read.
+/// Opens the skills under `roots` and checks them with the library-wide
+/// rules: what `hone check` does. Resource files are listed, never read.
 pub fn open_and_check(
     roots: &[PathBuf],
     target: Target,
     memo: Option<&LimitMemo>,
 ) -> Result<(Library, Vec<Diagnostic>), LibraryError> {
-    let listing_cap = catalog::project_listing_cap(roots);
-    let (library, per_skill) =
-        Library::open_inspecting(roots, &Filters::default(), ResourceDetail::Paths, |skill| {
-            check_skill_with(skill, target, memo, listing_cap)
-        })?;
-    let mut out: Vec<Diagnostic> = per_skill.into_iter().flatten().collect();
-    library::check(&library, target, &mut out);
-    sort(&mut out);
-    Ok((library, out))
+    let library = Library::open_with(roots, &Filters::default(), ResourceDetail::Paths)?;
+    let diagnostics = check_library_with(&library, target, memo);
+    Ok((library, diagnostics))
 }
 
 /// The findings of one skill as edited, within `library`: its own rules and

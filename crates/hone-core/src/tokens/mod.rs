@@ -22,6 +22,7 @@
 //! Text that looks like a special token (`<|endoftext|>`) is counted as the
 //! ordinary text it is: a skill cannot inject control tokens.
 
+mod bounds;
 pub mod memo;
 mod stages;
 
@@ -60,6 +61,10 @@ enum Encoding {
     O200k,
     Cl100k,
 }
+
+/// Texts of more bytes than this times a limit are tried against the lower
+/// bound on their count before they are counted.
+const BOUND_MIN_BYTES_PER_LIMIT: usize = 3;
 
 /// Pieces up to this many bytes have their counts remembered.
 const CACHED_PIECE_BYTES: usize = 23;
@@ -320,10 +325,21 @@ impl Tokenizer {
     }
 
     /// Whether `text` has more than `limit` tokens; the cheapest check there is.
+    /// For the OpenAI encodings, bounds read off the text decide first and the
+    /// encoder runs only between them (see `bounds.rs`).
     pub fn exceeds(&self, text: &str, limit: usize) -> bool {
         match &self.kind {
             // Every token covers at least one byte, so a short text cannot exceed.
             Kind::Exact(_) if text.len() <= limit => false,
+            // The bound below counts pieces, and real text has more than three
+            // bytes a piece: on a shorter text it seldom decides, and reading
+            // every long body for it cost as much as it saved (measured).
+            Kind::Exact(_)
+                if text.len() > BOUND_MIN_BYTES_PER_LIMIT * limit
+                    && bounds::pieces_lower_bound(text) > limit =>
+            {
+                true
+            }
             _ => self.count_up_to(text, limit).is_none(),
         }
     }
