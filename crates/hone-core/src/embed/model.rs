@@ -1,7 +1,11 @@
-//! A BERT-family sentence-transformers model, run with candle on the CPU.
+//! A sentence-transformers model, run with candle on the CPU.
+//!
+//! Two encoders are supported: the BERT family (all-MiniLM-L6-v2, the
+//! default), with candle-transformers' BERT, and MPNet (all-mpnet-base-v2),
+//! with [`super::mpnet`]; `model_type` in `config.json` chooses.
 //!
 //! The folder layout is the one sentence-transformers saves: `config.json`
-//! (the BERT configuration), `model.safetensors`, `tokenizer.json`, and the
+//! (the encoder's configuration), `model.safetensors`, `tokenizer.json`, and the
 //! pipeline in `modules.json` (transformer, pooling, optional normalisation),
 //! with the pooling mode in its own `config.json` and the sequence limit in
 //! `sentence_bert_config.json`. Vectors are always L2-normalised: ranking uses
@@ -42,6 +46,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tokenizers::{Encoding, Tokenizer, TruncationParams};
 
+use super::mpnet::{MpnetConfig, MpnetModel};
 use super::{EmbedError, EmbedProgress};
 
 /// Sequence limit when the model folder does not state one.
@@ -123,11 +128,24 @@ pub struct QueryEmbedding {
     pub tokens: Vec<f32>,
 }
 
+/// The transformer that turns token ids into token states.
+enum Encoder {
+    Bert(Box<BertModel>),
+    Mpnet(Box<MpnetModel>),
+}
+
+/// What `config.json` says the encoder is.
+#[derive(Deserialize)]
+struct ModelType {
+    #[serde(default)]
+    model_type: String,
+}
+
 /// A loaded embedding model.
 pub struct EmbeddingModel {
     id: String,
     dir: PathBuf,
-    bert: BertModel,
+    encoder: Encoder,
     tokenizer: Tokenizer,
     pooling: Pooling,
     dim: usize,
@@ -160,6 +178,36 @@ struct SentenceBertConfig {
     max_seq_length: Option<usize>,
 }
 
+/// The configuration of either encoder.
+enum EncoderConfig {
+    Bert(Config),
+    Mpnet(MpnetConfig),
+}
+
+impl EncoderConfig {
+    fn hidden_size(&self) -> usize {
+        match self {
+            EncoderConfig::Bert(config) => config.hidden_size,
+            EncoderConfig::Mpnet(config) => config.hidden_size,
+        }
+    }
+
+    fn pad_id(&self) -> u32 {
+        match self {
+            EncoderConfig::Bert(config) => config.pad_token_id as u32,
+            EncoderConfig::Mpnet(config) => config.pad_token_id,
+        }
+    }
+
+    /// The longest input, special tokens included, the positions allow.
+    fn max_tokens(&self) -> usize {
+        match self {
+            EncoderConfig::Bert(config) => config.max_position_embeddings,
+            EncoderConfig::Mpnet(config) => config.max_tokens(),
+        }
+    }
+}
+
 /// The files a model folder must hold.
 pub const REQUIRED_FILES: &[&str] = &["config.json", "model.safetensors", "tokenizer.json"];
 
@@ -179,10 +227,20 @@ impl EmbeddingModel {
             message,
         };
         let config_text = read_text(&dir.join("config.json"))?;
-        let config: Config = serde_json::from_str(&config_text)
-            .map_err(|e| invalid("config.json", format!("not a BERT configuration: {e}")))?;
+        let model_type: ModelType = serde_json::from_str(&config_text)
+            .map_err(|e| invalid("config.json", format!("not a model configuration: {e}")))?;
+        let config =
+            if model_type.model_type == "mpnet" {
+                EncoderConfig::Mpnet(serde_json::from_str(&config_text).map_err(|e| {
+                    invalid("config.json", format!("not an MPNet configuration: {e}"))
+                })?)
+            } else {
+                EncoderConfig::Bert(serde_json::from_str(&config_text).map_err(|e| {
+                    invalid("config.json", format!("not a BERT configuration: {e}"))
+                })?)
+            };
         let pooling = read_pooling(dir)?;
-        let max_tokens = read_max_tokens(dir)?.min(config.max_position_embeddings);
+        let max_tokens = read_max_tokens(dir)?.min(config.max_tokens());
 
         let tokenizer_text = read_text(&dir.join("tokenizer.json"))?;
         let mut tokenizer = Tokenizer::from_bytes(tokenizer_text.as_bytes())
@@ -206,7 +264,15 @@ impl EmbeddingModel {
             load_weights(&weights).map_err(|e| invalid("model.safetensors", e.to_string()))?;
         drop(weights);
         let vars = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
-        let bert = BertModel::load(vars, &config).map_err(|e| {
+        let encoder = match &config {
+            EncoderConfig::Bert(config) => {
+                BertModel::load(vars, config).map(|m| Encoder::Bert(m.into()))
+            }
+            EncoderConfig::Mpnet(config) => {
+                MpnetModel::load(vars, config).map(|m| Encoder::Mpnet(m.into()))
+            }
+        }
+        .map_err(|e| {
             invalid(
                 "model.safetensors",
                 format!("weights do not fit config.json: {e}"),
@@ -221,12 +287,12 @@ impl EmbeddingModel {
         Ok(EmbeddingModel {
             id: format!("{name}-{fingerprint}"),
             dir: dir.to_path_buf(),
-            bert,
+            encoder,
             tokenizer,
             pooling,
-            dim: config.hidden_size,
+            dim: config.hidden_size(),
             max_tokens,
-            pad_id: config.pad_token_id as u32,
+            pad_id: config.pad_id(),
         })
     }
 
@@ -361,12 +427,14 @@ impl EmbeddingModel {
         let inference = |e: candle_core::Error| EmbedError::Inference(e.to_string());
         let shape = (batch.len(), seq_len);
         let ids = Tensor::from_vec(ids, shape, &Device::Cpu).map_err(inference)?;
-        let type_ids = ids.zeros_like().map_err(inference)?;
         let mask = Tensor::from_vec(mask, shape, &Device::Cpu).map_err(inference)?;
-        let output = self
-            .bert
-            .forward(&ids, &type_ids, Some(&mask))
-            .map_err(inference)?;
+        let output = match &self.encoder {
+            Encoder::Bert(bert) => ids
+                .zeros_like()
+                .and_then(|type_ids| bert.forward(&ids, &type_ids, Some(&mask))),
+            Encoder::Mpnet(mpnet) => mpnet.forward(&ids, &mask),
+        }
+        .map_err(inference)?;
         let values = output
             .flatten_all()
             .and_then(|t| t.to_vec1::<f32>())
@@ -468,7 +536,10 @@ fn add(sum: &mut [f32], values: &[f32]) {
 fn load_weights(bytes: &[u8]) -> candle_core::Result<HashMap<String, Tensor>> {
     let mut tensors = candle_core::safetensors::load_buffer(bytes, &Device::Cpu)?;
     for (name, tensor) in tensors.iter_mut() {
-        let dense = tensor.rank() == 2 && name.ends_with(".weight") && !name.contains("embeddings");
+        let dense = tensor.rank() == 2
+            && name.ends_with(".weight")
+            && !name.contains("embeddings")
+            && !name.contains("relative_attention_bias");
         if dense && tensor.dtype() == DType::F32 {
             *tensor = tensor.t()?.contiguous()?.t()?;
         }
