@@ -40,4 +40,5 @@ pub const COMMANDS: &[&str] = &[
     "library_map",
     "suggest_edits",
     "calibrate_threshold",
+    "confirm_suggestions",
 ];

@@ -8,6 +8,7 @@
 //! worker threads, never on the thread that drives the window.
 
 mod commands;
+mod confirm;
 mod diagnose;
 mod editor;
 mod engine;
@@ -100,6 +101,7 @@ pub fn run() {
             diagnose::library_map,
             diagnose::suggest_edits,
             diagnose::calibrate_threshold,
+            confirm::confirm_suggestions,
         ])
         .run(tauri::generate_context!())
         .expect("the Hone window failed to start");

@@ -760,3 +760,33 @@ export const libraryMap = (ranker: RankerKind, query: string | null, open: OpenT
 export const suggestEdits = (ranker: RankerKind, skill: string) => invoke<Suggestions>('suggest_edits', { ranker, skill });
 
 export const calibrateThreshold = (ranker: RankerKind) => invoke<Calibration>('calibrate_threshold', { ranker });
+
+// --- latency ---
+
+/** hone_core::eval::confirm::AgentConfirmation */
+export interface AgentConfirmation {
+  provider: string;
+  model: string;
+  runs: number;
+  held_out_accuracy: number | null;
+  confirmed: number;
+  calls: number;
+  answers_from_cache: number;
+  spent_usd: number | null;
+  stopped: string | null;
+}
+
+/** A suggestion with the agent's held-out delta, once confirmed. */
+export interface ConfirmedSuggestion extends Suggestion {
+  agent_held_out_delta?: number;
+}
+
+/** Suggestions with the agent's account, once confirmed. */
+export interface ConfirmedSuggestions extends Suggestions {
+  candidates: ConfirmedSuggestion[];
+  agent?: AgentConfirmation;
+}
+
+/** The first suggestions re-run on the held-out cases by the local agent model. */
+export const confirmSuggestions = (suggestions: Suggestions) =>
+  invoke<ConfirmedSuggestions>('confirm_suggestions', { suggestions });
