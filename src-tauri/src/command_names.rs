@@ -51,4 +51,5 @@ pub const COMMANDS: &[&str] = &[
     "agent_run_eval",
     "agent_cancel",
     "agent_ask",
+    "confirm_suggestions",
 ];

@@ -161,7 +161,7 @@ pub async fn calibrate_threshold(app: AppHandle, ranker: RankerKind) -> CommandR
 }
 
 /// Every suite of the opened library, resolved against its skills.
-fn library_suites(session: &Session) -> CommandResult<Vec<Suite>> {
+pub(crate) fn library_suites(session: &Session) -> CommandResult<Vec<Suite>> {
     let suites = eval::suite::library_suites(session.roots())
         .iter()
         .map(|path| Suite::load(path).map_err(CommandError::from))

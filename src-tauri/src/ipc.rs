@@ -23,7 +23,8 @@ use serde::{Deserialize, Serialize};
 use tauri_specta::{ErrorHandlingMode, collect_commands};
 
 use crate::{
-    agent, baseline, diagnose, editor, health, library, packs, panel, preview, serving, window,
+    agent, baseline, confirm, diagnose, editor, health, library, packs, panel, preview, serving,
+    window,
 };
 
 /// Why a command failed, for the window to show.
@@ -179,6 +180,7 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             agent::agent_run_eval,
             agent::agent_cancel,
             agent::agent_ask,
+            confirm::confirm_suggestions,
         ])
         .error_handling(ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: the window reads what the app

@@ -10,6 +10,7 @@
 mod agent;
 mod baseline;
 mod commands;
+mod confirm;
 mod diagnose;
 mod editor;
 mod engine;

@@ -186,6 +186,62 @@ fn search_with_the_agent_shows_trigger_rates() {
 }
 
 #[test]
+fn suggestions_confirmed_by_the_agent_show_its_held_out_delta_within_the_cost_limit() {
+    let (url, count) = server();
+    let cache = tempfile::tempdir().unwrap();
+    let suite = skills().join("evals/trigger-evals/git-commit-messages.json");
+    let suggest = |extra: &[&str]| {
+        let mut cmd = Command::cargo_bin("hone").unwrap();
+        cmd.env_remove("OPENAI_API_KEY")
+            .env("HONE_AGENT_CACHE", cache.path())
+            .arg("eval")
+            .arg(skills())
+            .arg(&suite)
+            .args(["--ranker", "bm25", "--suggest", "git-commit-messages"])
+            .args(["--confirm-with", "agent", "--confirm-top", "2"])
+            .args(["--provider", "openai", "--base-url", &url])
+            .args(["--confirm-model", "gpt-4.1-mini", "--runs", "1"])
+            .args(extra);
+        run(&mut cmd)
+    };
+    // Over the cost limit: refused before anything is sent.
+    let (code, _, stderr) = suggest(&["--max-cost", "0.000001"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("over --max-cost"), "{stderr}");
+    assert_eq!(count.load(Ordering::SeqCst), 0);
+
+    let (code, stdout, stderr) = suggest(&["--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("agent: openai gpt-4.1-mini"), "{stderr}");
+    let found: Value = serde_json::from_str(&stdout).unwrap();
+    let agent = &found["agent"];
+    assert_eq!(agent["provider"], "openai");
+    let confirmed = agent["confirmed"].as_u64().unwrap() as usize;
+    let candidates = found["candidates"].as_array().unwrap();
+    assert_eq!(confirmed, candidates.len().min(2), "{found:#}");
+    // The original listing and each confirmed edit, over the held-out cases.
+    let held_out = found["held_out_cases"].as_u64().unwrap() as usize;
+    assert_eq!(
+        agent["calls"].as_u64().unwrap() as usize,
+        held_out * (1 + confirmed)
+    );
+    assert_eq!(count.load(Ordering::SeqCst), held_out * (1 + confirmed));
+    assert!(agent["held_out_accuracy"].as_f64().is_some());
+    for (i, candidate) in candidates.iter().enumerate() {
+        assert_eq!(candidate["agent_held_out_delta"].is_number(), i < confirmed);
+    }
+
+    // The text report shows the agent's delta beside the offline one; the
+    // unedited listing's answers now come from the cache.
+    let (code, stdout, stderr) = suggest(&[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("Agent openai gpt-4.1-mini"), "{stdout}");
+    if confirmed > 0 {
+        assert!(stdout.contains("  agent "), "{stdout}");
+    }
+}
+
+#[test]
 fn the_agent_needs_a_provider_a_model_and_a_key() {
     let (code, _, stderr) = run(Command::cargo_bin("hone")
         .unwrap()

@@ -17,7 +17,9 @@
 //! `HONE_DEV_SUITE` (default `../shared/benchmarks/dev-routing-553.yaml`).
 //! Embeddings come from the user's cache, so only the first run embeds.
 //! Latency is the wall time of `rank` over the suite, twice, after one
-//! warm-up pass; run it with the machine quiet.
+//! warm-up pass; run it with the machine quiet. Before it, the mean time of
+//! each stage of a hybrid ranking, run one after another, says where a
+//! request's time goes.
 //!
 //! Run: `cargo bench --profile dev -p hone-core --bench long_requests`.
 
@@ -28,8 +30,9 @@ use std::time::Instant;
 use hone_core::embed::{Embedder, resolve_model_dir};
 use hone_core::eval::suite::Suite;
 use hone_core::library::{Filters, Library};
+use hone_core::rank::bm25::Bm25Ranker;
 use hone_core::rank::hybrid::HybridRanker;
-use hone_core::rank::semantic::SemanticRanker;
+use hone_core::rank::semantic::{SemanticRanker, top_indices};
 use hone_core::rank::{Ranker, RoutingDoc};
 
 const LIBRARY_SIZE: usize = 5_000;
@@ -172,9 +175,11 @@ fn main() {
     let started = Instant::now();
     let semantic = SemanticRanker::new(Arc::clone(&embedder), docs.clone(), &mut |_| {})
         .expect("semantic ranker builds");
+    let keyword = Bm25Ranker::new(docs.clone()).expect("keyword ranker builds");
     let hybrid =
         HybridRanker::new(Arc::clone(&embedder), docs, &mut |_| {}).expect("hybrid builds");
     println!("rankers ready in {:.1?}", started.elapsed());
+    stages(&semantic, &keyword, &cases);
 
     let rankers: [(&str, &dyn Ranker); 2] = [("semantic", &semantic), ("hybrid", &hybrid)];
     for (name, ranker) in rankers {
@@ -218,6 +223,57 @@ fn main() {
             by_position[2] as f64 / third,
         );
     }
+}
+
+/// The mean wall time of each stage of a hybrid ranking of the long
+/// requests, run one after another: where a request's time goes.
+fn stages(
+    semantic: &SemanticRanker,
+    keyword: &Bm25Ranker,
+    cases: &[(String, String, Vec<String>)],
+) {
+    let mut totals = [0f64; 6];
+    let mut time = |stage: usize, started: Instant| {
+        totals[stage] += started.elapsed().as_secs_f64() * 1000.0;
+    };
+    for (_, text, _) in cases {
+        let started = Instant::now();
+        let reduced = semantic.reduce_request(text).expect("reduces");
+        time(0, started);
+        let started = Instant::now();
+        let embedded = semantic
+            .embedder()
+            .model()
+            .embed_query(&reduced)
+            .expect("embeds");
+        time(1, started);
+        let started = Instant::now();
+        let similarities = semantic.similarities(&embedded.vector).expect("scans");
+        time(2, started);
+        let started = Instant::now();
+        keyword.rank(text, 50).expect("ranks");
+        time(3, started);
+        let started = Instant::now();
+        let top = top_indices(&similarities, 30);
+        semantic.token_matches(&embedded, &top).expect("matches");
+        time(4, started);
+        let started = Instant::now();
+        for &index in &top[..10] {
+            semantic.explain(index, &embedded.vector, similarities[index]);
+        }
+        time(5, started);
+    }
+    let mean = |stage: usize| totals[stage] / cases.len() as f64;
+    println!(
+        "hybrid stages, mean ms: reduce {:.1}, embed {:.1}, similarities {:.2}, keyword {:.1}, \
+         token match {:.1}, explain {:.1}",
+        mean(0),
+        mean(1),
+        mean(2),
+        mean(3),
+        mean(4),
+        mean(5)
+    );
 }
 
 /// User and system CPU time of this process (Linux), so that a run on a busy

@@ -132,6 +132,11 @@ export const commands = {
 	 *  unsaved edits included: one request, `runs` calls (from the cache when asked before).
 	 */
 	agentAsk: (query: string, choice: ProviderChoice, open: OpenText | null) => typedError<AgentAnswer, CommandError>(__TAURI_INVOKE("agent_ask", { query, choice, open })),
+	/**
+	 *  `suggestions` (as `suggest_edits` returned them) with the agent's
+	 *  held-out delta for the first ones.
+	 */
+	confirmSuggestions: (suggestions: Suggestions) => typedError<Suggestions, CommandError>(__TAURI_INVOKE("confirm_suggestions", { suggestions })),
 };
 
 /* Types */
@@ -148,6 +153,26 @@ export type AgentAnswer = {
 	fromCache: number,
 	millis: number,
 	withEdits: boolean,
+};
+
+/**  What the agent made of the suggestions, beside [`Suggestions`]. */
+export type AgentConfirmation = {
+	provider: string,
+	model: string,
+	runs: number,
+	/**  The agent's routing accuracy on the held-out cases before any edit. */
+	held_out_accuracy: number | null,
+	/**  Candidates asked about (the first ones of the list). */
+	confirmed: number,
+	/**  Calls made, and answers taken from the cache. */
+	calls: number,
+	answers_from_cache: number,
+	spent_usd: number | null,
+	/**
+	 *  Why the confirmation stopped early (cancelled, cost limit), if it did;
+	 *  the candidates it did not reach have no agent delta.
+	 */
+	stopped: string | null,
 };
 
 /**  What a model answered over its runs (filled in by the agent ranker). */
@@ -1452,6 +1477,8 @@ export type Suggestion = {
 	after: string,
 	training_delta: number,
 	held_out_delta: number,
+	/**  The held-out delta with the agent ranker, for a confirmed candidate. */
+	agent_held_out_delta?: number | null,
 };
 
 /**  Measured suggestions for one skill. */
@@ -1466,6 +1493,11 @@ export type Suggestions = {
 	candidates: Suggestion[],
 	/**  Candidates dropped because they would break a validation rule. */
 	rejected: number,
+	/**
+	 *  The agent's account, when the first candidates were confirmed by it
+	 *  (see [`super::confirm`]).
+	 */
+	agent?: AgentConfirmation | null,
 };
 
 /**  A change to one suite file. */

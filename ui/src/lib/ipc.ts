@@ -147,3 +147,8 @@ export const agentPreview = throwing(commands.agentPreview);
 export const agentRunEval = throwing(commands.agentRunEval);
 export const agentCancel = commands.agentCancel;
 export const agentAsk = throwing(commands.agentAsk);
+
+/** Suggestions with the agent's held-out deltas and account, once confirmed. */
+export type ConfirmedSuggestions = import('./bindings').Suggestions;
+/** The first suggestions re-run on the held-out cases by the local agent model. */
+export const confirmSuggestions = throwing(commands.confirmSuggestions);

@@ -12,6 +12,7 @@ use hone_core::eval::{self, Gate, Identities, Report, RunOptions, Suite};
 use serde::Serialize;
 
 use hone_core::eval::calibrate::Calibration;
+use hone_core::eval::confirm::{self, ConfirmOptions};
 use hone_core::eval::suggest::{self, Change, Suggestions};
 use hone_core::library_settings::{CalibratedThreshold, LibrarySettings};
 use hone_core::rank::Ranker;
@@ -73,6 +74,25 @@ pub struct Args {
     /// the suites' cases (mined from the training part, ranked by the held-out delta).
     #[arg(long, value_name = "SKILL", conflicts_with_all = ["compare", "min", "max", "calibrate"])]
     suggest: Option<String>,
+    /// With --suggest: re-run the held-out cases of the first suggestions with the agent ranker
+    /// (its options below: --provider, --runs, --max-cost…) and show its delta beside the
+    /// offline one. The cost is previewed first.
+    #[arg(long, value_enum, value_name = "RANKER", requires = "suggest")]
+    confirm_with: Option<ConfirmWith>,
+    /// Suggestions confirmed by --confirm-with, the first of the list [default: 3].
+    #[arg(long, value_name = "N", requires = "confirm_with", value_parser = clap::value_parser!(u32).range(1..=20))]
+    confirm_top: Option<u32>,
+    /// The model that answers for --confirm-with agent (as --model for --ranker agent), so
+    /// that --model can still name the offline ranker's embedding model.
+    #[arg(long, value_name = "MODEL", requires = "confirm_with")]
+    confirm_model: Option<PathBuf>,
+}
+
+/// Who confirms suggestions.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ConfirmWith {
+    /// The agent ranker: a model asked which skill it would load.
+    Agent,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -158,7 +178,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if let Some(skill) = &args.suggest {
             let mut ranker = ranker;
             let listing_cap = hone_core::catalog::project_listing_cap(&library.roots);
-            let found = suggest::suggest(
+            let mut found = suggest::suggest(
                 ranker.as_mut(),
                 &library,
                 &suites,
@@ -166,6 +186,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 threshold,
                 listing_cap,
             )?;
+            if args.confirm_with == Some(ConfirmWith::Agent) {
+                confirm_suggestions(&args, &library, &suites, &mut found)?;
+            }
             if args.format == Format::Json {
                 println!("{}", serde_json::to_string_pretty(&found)?);
             } else {
@@ -559,6 +582,50 @@ fn calibrate(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `--confirm-with agent`: the cost preview, then the agent's held-out run
+/// with the library as it is and with each of the first suggestions.
+fn confirm_suggestions(
+    args: &Args,
+    library: &Library,
+    suites: &[Suite],
+    found: &mut Suggestions,
+) -> anyhow::Result<()> {
+    let agent_args = &args.ranking.agent;
+    let setup = agent_args.setup(args.confirm_model.as_deref(), library)?;
+    let options = ConfirmOptions {
+        provider: setup.provider.as_ref(),
+        style: agent_args.listing,
+        settings: &setup.settings,
+        cache: setup.cache.as_ref(),
+        read_cache: !agent_args.refresh,
+        runs: setup.runs,
+        // --threshold is the offline ranker's here.
+        threshold: DEFAULT_TRIGGER_THRESHOLD,
+        jobs: agent_args.jobs as usize,
+        top: args
+            .confirm_top
+            .map_or(confirm::DEFAULT_CONFIRMED, |n| n as usize),
+    };
+    let model = options.provider.model().to_owned();
+    let price = setup.prices.price(&model);
+    let estimate = confirm::estimate(library, suites, found, &options, price);
+    print_estimate(options.provider, &estimate);
+    let budget = agent_args.budget(&model, &setup.prices, &estimate)?;
+    let cancel = cancel_on_ctrl_c();
+    let bar = SharedBar::new("confirming with the agent");
+    confirm::confirm(
+        library,
+        suites,
+        found,
+        &options,
+        budget,
+        &cancel,
+        &|d, t| bar.update(d, t),
+    );
+    bar.finish();
+    Ok(())
+}
+
 /// `--suggest`: each candidate edit as a diff with its predicted deltas.
 fn print_suggestions(found: &Suggestions) {
     let bold = Style::new().bold();
@@ -583,8 +650,12 @@ fn print_suggestions(found: &Suggestions) {
         } else {
             dim
         };
+        let agent = candidate
+            .agent_held_out_delta
+            .map(|delta| format!("  agent {}", points(delta)))
+            .unwrap_or_default();
         println!(
-            "\n{:>2}. {style}held-out {}{style:#}  {dim}training {}  ({}){dim:#}",
+            "\n{:>2}. {style}held-out {}{style:#}{agent}  {dim}training {}  ({}){dim:#}",
             i + 1,
             points(candidate.held_out_delta),
             points(candidate.training_delta),
@@ -600,5 +671,21 @@ fn print_suggestions(found: &Suggestions) {
             "\n{dim}{} candidate(s) left out: they would break a validation rule{dim:#}",
             found.rejected
         );
+    }
+    if let Some(agent) = &found.agent {
+        let accuracy = agent
+            .held_out_accuracy
+            .map_or_else(|| "unknown".to_owned(), |a| format!("{:.1}%", a * 100.0));
+        let spent = agent
+            .spent_usd
+            .map_or_else(|| "unpriced".to_owned(), |usd| format!("${usd:.4}"));
+        println!(
+            "\n{bold}Agent{bold:#} {} {}: held-out accuracy {accuracy} before any edit; {} candidate(s) \
+             confirmed, {} call(s), {} answer(s) from the cache, spent {spent}",
+            agent.provider, agent.model, agent.confirmed, agent.calls, agent.answers_from_cache
+        );
+        if let Some(stopped) = &agent.stopped {
+            println!("{dim}stopped early: {stopped}{dim:#}");
+        }
     }
 }

@@ -11,6 +11,7 @@
 //! The metrics and the report's JSON shape are documented in [`report`].
 
 pub mod calibrate;
+pub mod confirm;
 pub mod edit;
 pub mod report;
 pub mod runs;

@@ -58,6 +58,10 @@ pub struct Suggestions {
     pub candidates: Vec<Suggestion>,
     /// Candidates dropped because they would break a validation rule.
     pub rejected: usize,
+    /// The agent's account, when the first candidates were confirmed by it
+    /// (see [`super::confirm`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<super::confirm::AgentConfirmation>,
 }
 
 /// One description edit and what it did.
@@ -71,6 +75,9 @@ pub struct Suggestion {
     pub after: String,
     pub training_delta: f64,
     pub held_out_delta: f64,
+    /// The held-out delta with the agent ranker, for a confirmed candidate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_held_out_delta: Option<f64>,
 }
 
 /// The edit, as a diff of the description.
@@ -213,6 +220,7 @@ pub fn suggest(
             after,
             training_delta: scored.0 - training_accuracy,
             held_out_delta: scored.1 - held_out_accuracy,
+            agent_held_out_delta: None,
         });
     }
     candidates.sort_by(|a, b| {
@@ -228,6 +236,7 @@ pub fn suggest(
         held_out_accuracy,
         candidates,
         rejected,
+        agent: None,
     })
 }
 

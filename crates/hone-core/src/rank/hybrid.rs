@@ -42,6 +42,14 @@
 //! 0.15–0.3, token 1–1.5 all score within 0.01), which is what makes them
 //! likely to hold on other libraries.
 //!
+//! ## Latency
+//!
+//! The keyword ranking and the embedding of the request are independent, so
+//! the keyword side runs on a second thread while the request is embedded:
+//! on a 2-core machine a long request (a whole task description, some 200
+//! keyword terms) then costs about the slower of the two, the forward pass,
+//! rather than their sum.
+//!
 //! ## Confidence
 //!
 //! As for the semantic ranker, a logistic function of the fused score and its
@@ -172,8 +180,19 @@ impl Ranker for HybridRanker {
             return Ok(Vec::new());
         }
         let config = &self.config;
-        let embedded = self.semantic.embed_query(query)?;
-        let keyword_matches = self.keyword.rank(query, config.keyword_depth.max(k))?;
+        // The two sides are independent: the keyword ranking runs on a
+        // second thread while the request is embedded, so a long request
+        // costs the slower of the two rather than their sum.
+        let depth = config.keyword_depth.max(k);
+        let (embedded, keyword_matches) = std::thread::scope(|scope| {
+            let keyword = scope.spawn(|| self.keyword.rank(query, depth));
+            let embedded = self.semantic.embed_query(query);
+            let keyword = keyword
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (embedded, keyword)
+        });
+        let (embedded, keyword_matches) = (embedded?, keyword_matches?);
         // The first two terms for every skill; the keyword side only knows
         // its top matches, the rest count as 0.
         let similarities = self.semantic.similarities(&embedded.vector)?;
