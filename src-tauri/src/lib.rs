@@ -63,6 +63,7 @@ pub fn run() {
         .invoke_handler(tauri::generate_handler![
             library::startup,
             health::library_health,
+            health::set_library_target,
             window::mark_ready,
             library::open_library,
             library::forget_recent,

@@ -16,6 +16,7 @@
 
 mod diagnostics;
 mod harness;
+mod health;
 mod integrity;
 mod keyboard;
 mod layout;

@@ -84,6 +84,8 @@ export interface LibraryView {
   shadowed: ShadowedView[];
   problems: ProblemView[];
   loadMs: number;
+  /** Whose rules decide which findings are errors: the library's remembered target, else the engine's default. */
+  target: Target;
   /** The findings are still being computed; counts are 0 until a `libraryChanged` event. */
   checking: boolean;
 }
@@ -178,6 +180,12 @@ export interface ListingStatus {
   id: string;
   status: 'listed' | 'truncated' | 'name-only' | 'at-risk' | 'unlisted';
   reason: string;
+  /** The entry's length in the full listing (UTF-16 units, as the budget counts them); 0 when unlisted. */
+  chars: number;
+  /** Its length as a bare name. */
+  name_chars: number;
+  /** Where it starts in the full listing (newlines included). */
+  offset: number;
 }
 
 /** hone_core::catalog::BudgetReport (the fields the window shows). */
@@ -454,7 +462,7 @@ export const importTriggerEvals = (file: string, skill: string, suite: string) =
 // ---- Packs (src-tauri/src/packs.rs; hone_core::pack)
 
 export type PackFormat = 'zip' | 'skill';
-export type Target = 'agentskills' | 'claude-code' | 'claude-api' | 'all';
+export type Target = 'agentskills' | 'claude-code' | 'claude-api' | 'copilot' | 'all';
 
 export interface ExportRequest {
   skills: string[];
@@ -760,3 +768,8 @@ export const libraryMap = (ranker: RankerKind, query: string | null, open: OpenT
 export const suggestEdits = (ranker: RankerKind, skill: string) => invoke<Suggestions>('suggest_edits', { ranker, skill });
 
 export const calibrateThreshold = (ranker: RankerKind) => invoke<Calibration>('calibrate_threshold', { ranker });
+
+// --- health ---
+
+/** Remembers the open library's target (its evals/hone-settings.json); a `libraryChanged` event follows with the library checked for it. */
+export const setLibraryTarget = (target: Target) => invoke<void>('set_library_target', { target });
