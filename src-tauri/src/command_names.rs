@@ -3,6 +3,7 @@
 pub const COMMANDS: &[&str] = &[
     "startup",
     "library_health",
+    "set_library_target",
     "mark_ready",
     "open_library",
     "forget_recent",

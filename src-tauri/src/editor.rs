@@ -52,7 +52,7 @@ pub fn analyze(state: State<'_, AppState>, path: String, text: String) -> Comman
     let session = state.session();
     let path = session.confine(&path)?;
     let skill = skill_with_text(&session, &path, text);
-    let diagnostics = engine::check_skill(&skill, session.library());
+    let diagnostics = engine::check_skill(&skill, session.library(), session.target());
     let (fields, form_blocked) = engine::form_fields(&skill);
     let description_chars = skill
         .meta

@@ -22,22 +22,14 @@ use crate::views::{LibraryCosts, ResourceView, StageCosts};
 /// Styles of the preview frame (its policy allows inline styles only).
 pub const PREVIEW_STYLE: &str = "body{font:15px/1.55 system-ui,sans-serif;margin:16px;max-width:46em;color:#1d1d1f;background:#fff}pre,code{font-family:ui-monospace,monospace;font-size:13px}pre{background:#f3f3f5;padding:8px;overflow:auto}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}@media (prefers-color-scheme:dark){body{color:#e6e6e6;background:#1e1e20}pre{background:#2a2a2e}}";
 
-/// The rules the app applies: every rule, as the engine's default.
-const TARGET: Target = Target::All;
-
 /// The tokenizer used where the user has not chosen one.
 pub const DEFAULT_TOKENIZER: &str = "o200k";
 
-/// Findings for every skill of the library (library-wide rules included), by
-/// index. Checked in the background pool, with the token-limit answers kept
-/// in the user's cache (shared with `hone check`), so that reopening a large
-/// library tokenizes nothing that has not changed.
-pub fn check_library(library: &Library) -> Vec<Vec<Diagnostic>> {
-    check_library_for(library, TARGET)
-}
-
 /// The findings of every skill of `library` for `target` (which decides
-/// which findings are errors), by skill index.
+/// which findings are errors), library-wide rules included, by skill index.
+/// Checked in the background pool, with the token-limit answers kept in the
+/// user's cache (shared with `hone check`), so that reopening a large
+/// library tokenizes nothing that has not changed.
 pub fn check_library_for(library: &Library, target: Target) -> Vec<Vec<Diagnostic>> {
     let memo = LimitMemo::default_path().map_or_else(LimitMemo::in_memory, |p| LimitMemo::open(&p));
     let found =
@@ -75,8 +67,8 @@ fn background_pool() -> &'static rayon::ThreadPool {
 
 /// Findings for one skill, as the editor's text stands, including the
 /// library-wide ones that concern it (a name another skill already uses).
-pub fn check_skill(skill: &Skill, library: &Library) -> Vec<Diagnostic> {
-    rules::check_skill_in(skill, library, TARGET)
+pub fn check_skill(skill: &Skill, library: &Library, target: Target) -> Vec<Diagnostic> {
+    rules::check_skill_in(skill, library, target)
 }
 
 /// The open skill's row of the compatibility matrix, as the editor's text stands.

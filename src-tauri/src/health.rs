@@ -2,11 +2,16 @@
 //! checked for one target (the target decides which findings are errors),
 //! counted by rule and by skill in one pass over the engine's findings. The
 //! rules, their severities per target and their docs are the engine's.
+//!
+//! The target chosen in the panel is remembered with the library (its
+//! `evals/hone-settings.json`), so the editor, the export, serving and
+//! `hone check` all judge the library by it.
 
 use std::collections::BTreeMap;
 
 use hone_core::diagnostic::{Diagnostic, Severity};
 use hone_core::library::Library;
+use hone_core::library_settings::LibrarySettings;
 use hone_core::rules::Target;
 use serde::Serialize;
 use tauri::{AppHandle, Manager};
@@ -76,6 +81,21 @@ pub async fn library_health(app: AppHandle, target: Target) -> CommandResult<Lib
             &engine::check_library_for(library, target),
             target,
         ))
+    })
+    .await
+}
+
+/// Remembers `target` as the open library's (an atomic rewrite of its
+/// settings file that keeps every other setting), then reads and checks the
+/// library again for it; the window hears of the new view as of any change.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_library_target(app: AppHandle, target: Target) -> CommandResult<()> {
+    blocking(move || {
+        let session = app.state::<AppState>().session();
+        let root = session.project_root().ok_or("no library is open")?;
+        LibrarySettings::remember_target(root, target).map_err(|e| e.to_string())?;
+        crate::library::refresh(&app, Vec::new())
     })
     .await
 }
@@ -174,6 +194,48 @@ mod tests {
         assert_eq!(
             sum(&upload),
             upload.totals.error + upload.totals.warning + upload.totals.info
+        );
+    }
+
+    #[test]
+    fn the_session_checks_for_the_target_the_library_remembers() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        fs::create_dir(root.join("extra")).unwrap();
+        fs::write(
+            root.join("extra/SKILL.md"),
+            "---\nname: extra\ndescription: Formats dates. Use when a date appears.\nfavourite-colour: blue\n---\nBody\n",
+        )
+        .unwrap();
+        let errors = |session: &Session| {
+            session.check();
+            session.view().skills[0].errors
+        };
+        let session = Session::open(&root, None).unwrap();
+        assert_eq!(session.target(), Target::Agentskills);
+        assert_eq!(errors(&session), 0);
+
+        // What the panel's switch does: remember, then read the library again.
+        LibrarySettings::remember_target(&root, Target::ClaudeApi).unwrap();
+        let session = session.reopen().unwrap();
+        assert_eq!(session.target(), Target::ClaudeApi);
+        assert_eq!(session.view().target, Target::ClaudeApi);
+        assert!(errors(&session) > 0);
+        let skill = &session.library().skills[0];
+        let found = engine::check_skill(skill, session.library(), session.target());
+        assert!(found.iter().any(|d| d.code == "HS307"), "{found:?}");
+
+        // Broken settings: the library still opens, with the default target and the reason.
+        fs::write(LibrarySettings::path(&root), "{\"target\": 3}").unwrap();
+        let session = session.reopen().unwrap();
+        assert_eq!(session.target(), Target::Agentskills);
+        let view = session.view();
+        assert!(
+            view.problems
+                .iter()
+                .any(|p| p.path.ends_with("hone-settings.json") && p.message.contains(":1:")),
+            "{:?}",
+            view.problems
         );
     }
 }

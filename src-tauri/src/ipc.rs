@@ -132,6 +132,7 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
         .commands(collect_commands![
             library::startup,
             health::library_health,
+            health::set_library_target,
             window::mark_ready,
             library::open_library,
             library::forget_recent,

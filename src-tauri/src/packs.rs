@@ -11,8 +11,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use hone_core::library_settings::library_target;
 use hone_core::pack::{self, ExportOptions, ImportOptions, ImportPlan, ImportReport, PackError};
-use hone_core::rules::Target;
 use hone_core::skill::SKILL_FILE;
 use tauri::{AppHandle, Manager};
 
@@ -82,8 +82,12 @@ pub async fn plan_import(
 ) -> CommandResult<ImportPlan> {
     blocking(move || {
         let destination = import_destination(&app, &destination)?;
-        pack::plan_import(Path::new(&pack), &destination, &import_options(false))
-            .map_err(CommandError::failed)
+        pack::plan_import(
+            Path::new(&pack),
+            &destination,
+            &import_options(&destination, false)?,
+        )
+        .map_err(CommandError::failed)
     })
     .await
 }
@@ -100,8 +104,12 @@ pub async fn import_pack(
 ) -> CommandResult<ImportReport> {
     blocking(move || {
         let destination = import_destination(&app, &destination)?;
-        let report = pack::import(Path::new(&pack), &destination, &import_options(replace))
-            .map_err(|e| e.to_string())?;
+        let report = pack::import(
+            Path::new(&pack),
+            &destination,
+            &import_options(&destination, replace)?,
+        )
+        .map_err(|e| e.to_string())?;
         let session = app.state::<AppState>().session();
         if session.roots().any(|root| root == destination) {
             let changed = report
@@ -116,12 +124,13 @@ pub async fn import_pack(
     .await
 }
 
-fn import_options(force: bool) -> ImportOptions {
-    ImportOptions {
-        target: Target::All,
+/// The import's validation is that of the library the skills land in.
+fn import_options(destination: &Path, force: bool) -> CommandResult<ImportOptions> {
+    Ok(ImportOptions {
+        target: library_target(Some(destination), None).map_err(|e| e.to_string())?,
         force,
         ..ImportOptions::default()
-    }
+    })
 }
 
 /// The pack file to write: a path ending in the format's extension whose

@@ -187,6 +187,10 @@ impl Serving {
         strict: bool,
         token: bool,
     ) -> CommandResult<()> {
+        // What `hone serve` on the same library would use: its remembered target.
+        let target =
+            hone_core::library_settings::library_target(roots.first().map(PathBuf::as_path), None)
+                .map_err(|e| e.to_string())?;
         self.stop("started again");
         let token = token.then(config::new_token).transpose()?;
         let run = Arc::new(Run {
@@ -202,7 +206,7 @@ impl Serving {
         let options = ServeOptions {
             catalog: CatalogOptions {
                 roots,
-                target: hone_core::rules::Target::Agentskills,
+                target,
                 strict,
             },
             ranker: None,

@@ -13,6 +13,8 @@ use std::time::Instant;
 
 use hone_core::diagnostic::{Diagnostic, Severity};
 use hone_core::library::{Filters, Library};
+use hone_core::library_settings::{DEFAULT_TARGET, LibrarySettings, library_target};
+use hone_core::rules::Target;
 use hone_core::skill::Skill;
 use hone_core::workspace::{self, ConfineError};
 
@@ -34,6 +36,11 @@ pub struct Session {
     /// Each skill's canonical folder, to its index in `library`.
     by_dir: HashMap<PathBuf, usize>,
     load_ms: u64,
+    /// The library's target (whose rules decide which findings are errors):
+    /// the one it remembers, else the engine's default.
+    target: Target,
+    /// Why the library's settings could not be read, when they could not.
+    settings_problem: Option<ProblemView>,
 }
 
 impl Session {
@@ -65,8 +72,22 @@ impl Session {
         allowed.extend(by_dir.keys().cloned());
         allowed.sort();
         allowed.dedup();
+        // Settings that cannot be read must not keep the library closed:
+        // the default target applies and the window says why.
+        let (target, settings_problem) = match library_target(Some(roots[0].0.as_path()), None) {
+            Ok(target) => (target, None),
+            Err(err) => (
+                DEFAULT_TARGET,
+                Some(ProblemView {
+                    path: display(&LibrarySettings::path(&roots[0].0)),
+                    message: err.to_string(),
+                }),
+            ),
+        };
         let load_ms = started.elapsed().as_millis() as u64;
         Ok(Session {
+            target,
+            settings_problem,
             roots,
             library,
             diagnostics: OnceLock::new(),
@@ -105,6 +126,11 @@ impl Session {
         &self.library
     }
 
+    /// The target the library is checked for (see [`library_target`]).
+    pub fn target(&self) -> Target {
+        self.target
+    }
+
     /// The canonical `path` if it lies inside the opened library.
     pub fn confine(&self, path: &str) -> Result<PathBuf, CommandError> {
         workspace::confine(&self.allowed, Path::new(path)).map_err(|e| match e {
@@ -131,7 +157,7 @@ impl Session {
     /// Checks every skill (once; the slow part of opening a large library).
     pub fn check(&self) {
         self.diagnostics
-            .get_or_init(|| engine::check_library(&self.library));
+            .get_or_init(|| engine::check_library_for(&self.library, self.target));
     }
 
     pub fn view(&self) -> LibraryView {
@@ -184,8 +210,10 @@ impl Session {
                     path: display(&p.path),
                     message: p.message.clone(),
                 })
+                .chain(self.settings_problem.clone())
                 .collect(),
             load_ms: self.load_ms,
+            target: self.target,
             checking: self.diagnostics.get().is_none(),
         }
     }

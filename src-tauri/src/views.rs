@@ -49,6 +49,9 @@ pub struct LibraryView {
     pub problems: Vec<ProblemView>,
     /// Time to scan and load the library.
     pub load_ms: u64,
+    /// Whose rules decide which findings are errors: the library's remembered
+    /// target, else the engine's default.
+    pub target: Target,
     /// Whether the findings are still being computed (counts are 0 until then).
     pub checking: bool,
 }

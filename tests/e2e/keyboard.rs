@@ -1,8 +1,10 @@
 //! Keyboard-first (issue 19): a whole journey without the mouse. Find a
 //! skill with Ctrl+P, break its YAML in the text, go to the problem with F8
 //! and fix it with Ctrl+., save with Ctrl+S, try a request in the test-query
-//! panel (Ctrl+4), run the eval suite (Ctrl+5, Ctrl+Enter), and switch the
-//! theme from the command palette (Ctrl+Shift+P).
+//! panel (Ctrl+4), run the eval suite (Ctrl+5, Ctrl+Enter), switch the
+//! theme from the command palette (Ctrl+Shift+P), and end by exporting the
+//! library as a pack (the palette's "Export a pack…", Tab to the file name,
+//! type it, Tab to Export, Enter).
 
 use fantoccini::key::Key;
 
@@ -88,7 +90,36 @@ async fn story(harness: &Harness) {
 
     // The command palette: every command with its shortcut; Enter runs one.
     palette(&app).await;
+
+    // Export: from the palette, then Tab and type only.
+    let out = tempfile::tempdir().unwrap();
+    let pack = out.path().join("kbd-export.zip");
+    app.type_keys(&chord(&[Key::Control, Key::Shift], "p"))
+        .await;
+    app.wait_for_focus_in("[data-testid=palette-input]").await;
+    app.type_keys("export a pack").await;
+    app.type_keys(&key(Key::Enter)).await;
+    app.wait_for_focus_in("[data-testid=export-dialog]").await;
+    tab_to(&app, "[data-testid=export-output]").await;
+    app.type_keys(&pack.to_string_lossy()).await;
+    tab_to(&app, "[data-testid=export-button]").await;
+    app.type_keys(&key(Key::Enter)).await;
+    app.wait_for_text("[data-testid=export-path]", "kbd-export.zip")
+        .await;
+    assert!(pack.is_file(), "{} is written", pack.display());
+    app.screenshot("export-keyboard").await;
     app.close().await;
+}
+
+/// Presses Tab until the focus is in `css`, as a user reading the focus ring would.
+async fn tab_to(app: &App, css: &str) {
+    for _ in 0..20 {
+        if app.focus_is_in(css).await {
+            return;
+        }
+        app.type_keys(&key(Key::Tab)).await;
+    }
+    assert!(app.focus_is_in(css).await, "Tab never reaches {css}");
 }
 
 async fn palette(app: &App) {

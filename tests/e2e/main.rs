@@ -17,6 +17,7 @@
 mod agent;
 mod diagnostics;
 mod harness;
+mod health;
 mod integrity;
 mod keyboard;
 mod layout;

@@ -405,3 +405,46 @@ fn copilot_is_a_target() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("HS108"), "{out}");
 }
+
+/// A key outside the spec: a warning for the spec (HS306), an error for
+/// Anthropic's upload (HS307).
+const EXTRA_KEY: &str = "---\nname: pdf-tools\ndescription: Reads PDFs. Use when the user sends a PDF.\nfavourite-colour: blue\n---\n# PDF\n";
+
+#[test]
+fn the_library_remembered_target_applies_unless_target_is_given() {
+    let tmp = tempfile::tempdir().unwrap();
+    let lib = tmp.path().join("lib");
+    write_skill(&lib, "pdf-tools", EXTRA_KEY);
+    // Without settings: the spec's rules, under which the key is a warning.
+    let (code, out) = stdout(hone().arg("check").arg(&lib).args(["--format", "json"]));
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("\"target\": \"agentskills\""), "{out}");
+
+    std::fs::create_dir_all(lib.join("evals")).unwrap();
+    std::fs::write(
+        lib.join("evals/hone-settings.json"),
+        "{\"target\": \"claude-api\"}\n",
+    )
+    .unwrap();
+    let (code, out) = stdout(hone().arg("check").arg(&lib).args(["--format", "json"]));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("\"target\": \"claude-api\""), "{out}");
+    assert!(out.contains("HS307"), "{out}");
+    let (code, out) = stdout(
+        hone()
+            .arg("check")
+            .arg(&lib)
+            .args(["--target", "agentskills"]),
+    );
+    assert_eq!(code, 0, "--target wins over the remembered one: {out}");
+
+    // Broken settings are a usage error that says where, not a silent default.
+    std::fs::write(lib.join("evals/hone-settings.json"), "{\"target\": 3}").unwrap();
+    let output = hone().arg("check").arg(&lib).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.contains("hone-settings.json:1:"), "{err}");
+
+    let help = stdout(hone().args(["check", "--help"])).1;
+    assert!(help.contains("else agentskills"), "{help}");
+}

@@ -302,3 +302,47 @@ fn missing_input_is_exit_2() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn the_library_remembered_target_gates_the_export() {
+    let tmp = library();
+    let lib = tmp.path().join("lib");
+    let text = fs::read_to_string(lib.join("aaaa/SKILL.md")).unwrap();
+    // A key only Anthropic's upload refuses (HS307).
+    write(
+        &lib.join("aaaa/SKILL.md"),
+        &text.replacen("\n---\n", "\nfavourite-colour: blue\n---\n", 1),
+    );
+    write(
+        &lib.join("evals/hone-settings.json"),
+        "{\"target\": \"claude-api\"}\n",
+    );
+    let out = tmp.path().join("team.zip");
+    let pack = |extra: &[&str]| {
+        hone()
+            .arg("pack")
+            .arg(&lib)
+            .arg("-o")
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let blocked = pack(&[]);
+    assert_eq!(
+        blocked.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&blocked.stderr)
+    );
+    assert!(String::from_utf8_lossy(&blocked.stdout).contains("HS307"));
+    assert!(!out.exists());
+    let written = pack(&["--target", "agentskills"]);
+    assert_eq!(
+        written.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&written.stderr)
+    );
+    assert!(out.exists());
+}

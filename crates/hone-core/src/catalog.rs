@@ -258,6 +258,14 @@ pub struct ListingStatus {
     pub status: &'static str,
     /// Why, in words ("skillOverrides: name-only", "cut at 1,536 characters").
     pub reason: String,
+    /// The entry's length in the full listing (UTF-16 units, as the budget
+    /// counts them); 0 when unlisted.
+    pub chars: usize,
+    /// Its length as a bare name (what is left when its description is dropped).
+    pub name_chars: usize,
+    /// Where the entry starts in the full listing (UTF-16 units, newlines
+    /// included): the entries from the budget on are past it.
+    pub offset: usize,
 }
 
 /// What `skillOverrides` does to one skill (CHANGELOG 2.1.129).
@@ -488,6 +496,9 @@ pub fn listing_budget_with(skills: &[&Skill], settings: &ListingSettings) -> Bud
             id: skill.id.clone(),
             status,
             reason,
+            chars: 0,
+            name_chars: 0,
+            offset: 0,
         };
         let override_ = settings.overrides.get(&skill.id).copied();
         if let Some(hidden @ (SkillOverride::Off | SkillOverride::UserInvocableOnly)) = override_ {
@@ -533,6 +544,15 @@ pub fn listing_budget_with(skills: &[&Skill], settings: &ListingSettings) -> Bud
         .iter()
         .map(|e| e.name_line().encode_utf16().count())
         .collect();
+    // The listed entries, in order, are the statuses that are not `unlisted`.
+    let mut offset = 0;
+    let listed = statuses.iter_mut().filter(|s| s.status != "unlisted");
+    for ((status, &full), &name) in listed.zip(&full_lengths).zip(&name_lengths) {
+        status.chars = full;
+        status.name_chars = name;
+        status.offset = offset;
+        offset += full + 1;
+    }
     // Lines are joined by one newline each.
     let newlines = entries.len().saturating_sub(1);
     let full_chars = full_lengths.iter().sum::<usize>() + newlines;
@@ -770,6 +790,17 @@ mod tests {
         assert_eq!(tight.dropped, ["s2", "s3", "s4"]);
         assert!(tight.listed_chars <= 300);
         assert!(tight.listing.ends_with("\n- s2\n- s3\n- s4"));
+        // Each entry says what it costs and where it starts, so a chart of the
+        // listing against its budget needs no sums of its own.
+        let lengths: Vec<(usize, usize, usize)> = tight
+            .entries
+            .iter()
+            .map(|e| (e.chars, e.name_chars, e.offset))
+            .collect();
+        assert_eq!(lengths[0], (105, 4, 0));
+        assert_eq!(lengths[2], (105, 4, 2 * 106));
+        let last = tight.entries.last().unwrap();
+        assert_eq!(last.offset + last.chars, tight.full_chars);
         let tiny = listing_budget(&refs, 100);
         assert_eq!(tiny.kept.len(), 0);
         assert_eq!(tiny.listing.lines().count(), 5);

@@ -13,6 +13,12 @@
 //! discovery; [`crate::eval::suite::suite_files`] skips it by name. Keys
 //! this version does not know are kept when the file is rewritten, so
 //! settings added by a newer Hone survive an older one's calibration.
+//!
+//! The file also remembers the library's target (whose rules decide which
+//! findings are errors), chosen in the app's Problems panel or written by
+//! hand. [`library_target`] is the one rule every adapter follows to pick a
+//! target, so `hone check`, `hone pack`, `hone serve` and the app agree on
+//! what is an error in a library without being told each time.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -24,6 +30,10 @@ use crate::rules::Target;
 
 /// The settings file's name, in the library's `evals` folder.
 pub const FILE_NAME: &str = "hone-settings.json";
+
+/// The target of a library that names none: the open specification, the
+/// rules every client at least starts from.
+pub const DEFAULT_TARGET: Target = Target::Agentskills;
 
 /// The settings of one library. See the module docs.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -112,6 +122,14 @@ impl LibrarySettings {
         Ok(path)
     }
 
+    /// Remembers `target` as the library's at `root`, keeping every other
+    /// setting (an atomic rewrite); returns the file's path.
+    pub fn remember_target(root: &Path, target: Target) -> Result<PathBuf, SettingsError> {
+        let mut settings = LibrarySettings::load(root)?;
+        settings.target = Some(target);
+        settings.save(root)
+    }
+
     /// The calibrated threshold of `kind`, if any.
     pub fn threshold(&self, kind: RankerKind) -> Option<f32> {
         self.thresholds.get(kind.as_str()).map(|t| t.threshold)
@@ -137,6 +155,32 @@ pub fn selection_threshold(
         None => None,
     };
     Ok(calibrated.unwrap_or(default))
+}
+
+/// The target checks of the library at `root` are made for: `explicit` (a
+/// `--target`, the app's choice of the moment) when given, else the one the
+/// library remembers, else [`DEFAULT_TARGET`]. Without a library root, only
+/// `explicit` and the default apply. The one rule the CLI, the app and
+/// `hone serve` follow.
+pub fn library_target(
+    root: Option<&Path>,
+    explicit: Option<Target>,
+) -> Result<Target, SettingsError> {
+    if let Some(target) = explicit {
+        return Ok(target);
+    }
+    let remembered = match root {
+        Some(root) => LibrarySettings::load(root)?.target,
+        None => None,
+    };
+    Ok(remembered.unwrap_or(DEFAULT_TARGET))
+}
+
+/// The library whose settings apply to a command given `paths`: the first
+/// path, when it is a folder (a library, or a skill folder, which rarely has
+/// settings of its own). A `SKILL.md` given alone has none.
+pub fn settings_root(paths: &[PathBuf]) -> Option<&Path> {
+    paths.first().map(PathBuf::as_path).filter(|p| p.is_dir())
 }
 
 #[cfg(test)]
@@ -170,6 +214,53 @@ mod tests {
         assert_eq!(select(RankerKind::Bm25, None), 0.42);
         assert_eq!(select(RankerKind::Bm25, Some(0.9)), 0.9);
         assert_eq!(select(RankerKind::Hybrid, None), 0.5);
+    }
+
+    #[test]
+    fn the_target_is_the_explicit_one_else_the_remembered_one_else_the_spec() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        assert_eq!(
+            library_target(Some(root), None).unwrap(),
+            Target::Agentskills
+        );
+        assert_eq!(library_target(None, None).unwrap(), DEFAULT_TARGET);
+
+        // A calibrated threshold already there survives remembering a target.
+        let mut settings = LibrarySettings::default();
+        settings.thresholds.insert(
+            "bm25".into(),
+            CalibratedThreshold {
+                threshold: 0.3,
+                cases: 4,
+                accuracy_before: None,
+                accuracy_after: None,
+            },
+        );
+        settings.save(root).unwrap();
+        LibrarySettings::remember_target(root, Target::ClaudeApi).unwrap();
+        let text = std::fs::read_to_string(LibrarySettings::path(root)).unwrap();
+        assert!(text.contains("\"target\": \"claude-api\""), "{text}");
+        assert_eq!(
+            LibrarySettings::load(root)
+                .unwrap()
+                .threshold(RankerKind::Bm25),
+            Some(0.3)
+        );
+
+        assert_eq!(library_target(Some(root), None).unwrap(), Target::ClaudeApi);
+        assert_eq!(
+            library_target(Some(root), Some(Target::All)).unwrap(),
+            Target::All
+        );
+        // No root: the remembered target of some other library never applies.
+        assert_eq!(library_target(None, None).unwrap(), Target::Agentskills);
+
+        let paths = [root.to_path_buf(), PathBuf::from("elsewhere")];
+        assert_eq!(settings_root(&paths), Some(root));
+        let file = root.join("evals").join(FILE_NAME);
+        assert_eq!(settings_root(&[file]), None);
+        assert_eq!(settings_root(&[]), None);
     }
 
     #[test]

@@ -10,6 +10,12 @@ export const commands = {
 	/**  Checks the open library for `target`, off the window's thread. */
 	libraryHealth: (target: Target) => typedError<LibraryHealth, CommandError>(__TAURI_INVOKE("library_health", { target })),
 	/**
+	 *  Remembers `target` as the open library's (an atomic rewrite of its
+	 *  settings file that keeps every other setting), then reads and checks the
+	 *  library again for it; the window hears of the new view as of any change.
+	 */
+	setLibraryTarget: (target: Target) => typedError<null, CommandError>(__TAURI_INVOKE("set_library_target", { target })),
+	/**
 	 *  The window reports that it became usable; answers how long after the
 	 *  process started that was (the first report counts).
 	 */
@@ -841,6 +847,11 @@ export type LibraryView = {
 	problems: ProblemView[],
 	/**  Time to scan and load the library. */
 	loadMs: number,
+	/**
+	 *  Whose rules decide which findings are errors: the library's remembered
+	 *  target, else the engine's default.
+	 */
+	target: Target,
 	/**  Whether the findings are still being computed (counts are 0 until then). */
 	checking: boolean,
 };
@@ -852,6 +863,18 @@ export type ListingStatus = {
 	status: string,
 	/**  Why, in words ("skillOverrides: name-only", "cut at 1,536 characters"). */
 	reason: string,
+	/**
+	 *  The entry's length in the full listing (UTF-16 units, as the budget
+	 *  counts them); 0 when unlisted.
+	 */
+	chars: number,
+	/**  Its length as a bare name (what is left when its description is dropped). */
+	name_chars: number,
+	/**
+	 *  Where the entry starts in the full listing (UTF-16 units, newlines
+	 *  included): the entries from the budget on are past it.
+	 */
+	offset: number,
 };
 
 /**  How the listing is presented. */

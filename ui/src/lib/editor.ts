@@ -28,7 +28,7 @@ import { OffsetMap, minimalChange } from './text';
  * style serves the light and the dark theme and is covered by the contrast
  * test. YAML keys are `propertyName` definitions.
  */
-const HIGHLIGHT = HighlightStyle.define([
+export const HIGHLIGHT = HighlightStyle.define([
   { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: 'var(--syntax-key)' },
   { tag: [tags.string, tags.special(tags.string)], color: 'var(--syntax-string)' },
   { tag: [tags.number, tags.bool, tags.null, tags.atom], color: 'var(--syntax-number)' },

@@ -10,6 +10,7 @@ export const TARGETS: readonly { target: Target; label: string }[] = [
   { target: 'agentskills', label: 'Agent Skills spec' },
   { target: 'claude-code', label: 'Claude Code' },
   { target: 'claude-api', label: 'Claude upload' },
+  { target: 'copilot', label: 'GitHub Copilot' },
 ];
 
 export const total = (c: Counts) => c.error + c.warning + c.info;

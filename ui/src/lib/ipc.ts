@@ -152,3 +152,6 @@ export const agentAsk = throwing(commands.agentAsk);
 export type ConfirmedSuggestions = import('./bindings').Suggestions;
 /** The first suggestions re-run on the held-out cases by the local agent model. */
 export const confirmSuggestions = throwing(commands.confirmSuggestions);
+
+/** Remembers the open library's target (its evals/hone-settings.json); a `libraryChanged` event follows with the library checked for it. */
+export const setLibraryTarget = throwing(commands.setLibraryTarget);

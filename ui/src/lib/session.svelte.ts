@@ -49,10 +49,11 @@ export class Session {
   conflict = $state<Conflict | null>(null);
   message = $state<string | null>(null);
   busy = $state<string | null>('Opening the library…');
-  /** Whose rules decide which findings are errors in the library's Problems panel. */
-  target = $state<ipc.Target>('all');
   /** The engine's progress on a long task (embedding, an eval run, an export). */
   progress = $state<Progress | null>(null);
+
+  /** Whose rules decide which findings are errors: the library's own, remembered with it. */
+  readonly target = $derived<ipc.Target>(this.library?.target ?? 'agentskills');
 
   readonly dirty = $derived(this.current !== null && this.text !== this.current.diskText);
   readonly formFields = $derived(
@@ -95,6 +96,15 @@ export class Session {
   async openLibrary(path: string, userRoot: string | null = this.userRoot): Promise<void> {
     this.busy = 'Opening the library…';
     await this.loadLibrary(() => ipc.openLibrary(path, userRoot));
+  }
+
+  /** Makes `target` the library's, remembered with it; the library is checked again for it. */
+  async setTarget(target: ipc.Target): Promise<void> {
+    try {
+      await ipc.setLibraryTarget(target);
+    } catch (e) {
+      this.message = String(e);
+    }
   }
 
   /** The user-level skills folder opened with the library, if any. */
@@ -379,6 +389,16 @@ export class Session {
     this.editor.replace(theirs.diskText, 'input.reload');
     this.conflict = null;
     this.dialogs.close();
+  }
+
+  /** Saves the text merged from a conflict: it replaces the version on disk it was merged against (a newer one is a new conflict). */
+  async saveMerged(text: string): Promise<boolean> {
+    const theirs = this.conflict;
+    if (!this.current || !this.editor || !theirs?.diskStamp || theirs.diskText === null) return false;
+    this.current = { ...this.current, diskText: theirs.diskText, stamp: theirs.diskStamp };
+    this.editor.replace(text, 'input.merge');
+    this.conflict = null;
+    return this.save();
   }
 
   showBoth(): void {

@@ -16,6 +16,7 @@ use anstyle::{AnsiColor, Style};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use hone_core::diagnostic::{Diagnostic, Severity};
 use hone_core::library::{DiscoveryProblem, Library, misnamed_skill_files};
+use hone_core::library_settings::{DEFAULT_TARGET, library_target, settings_root};
 use hone_core::rules::compat::{self, SkillCompat};
 use hone_core::rules::{self, Rule, Target};
 use hone_core::skill::{SKILL_FILE, Skill};
@@ -30,9 +31,11 @@ pub struct Args {
     /// Skill folders, SKILL.md files or folders of skills, scanned recursively.
     #[arg(default_value = ".")]
     paths: Vec<PathBuf>,
-    /// Which consumer's rules to apply; `all` runs every rule.
-    #[arg(long, default_value = "agentskills", value_parser = target_parser())]
-    target: Target,
+    /// Which consumer's rules to apply; `all` runs every rule. [default: the
+    /// `target` the library (the first path) remembers in
+    /// evals/hone-settings.json, else agentskills]
+    #[arg(long, value_parser = target_parser())]
+    target: Option<Target>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -70,19 +73,33 @@ struct RunError {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let target = match library_target(settings_root(&args.paths), args.target) {
+        Ok(target) => target,
+        Err(err) if args.format == Format::Json => {
+            let error = RunError {
+                message: err.to_string(),
+                hint: Some("fix the file, or pass --target".into()),
+            };
+            return fail_as_json(
+                &Library::default(),
+                args.target.unwrap_or(DEFAULT_TARGET),
+                &error,
+            );
+        }
+        Err(err) => return Err(err.into()),
+    };
     let memo = match LimitMemo::default_path() {
         Some(path) if !args.no_cache => LimitMemo::open(&path),
         _ => LimitMemo::in_memory(),
     };
-    let (library, diagnostics) = match rules::open_and_check(&args.paths, args.target, Some(&memo))
-    {
+    let (library, diagnostics) = match rules::open_and_check(&args.paths, target, Some(&memo)) {
         Ok(checked) => checked,
         Err(err) if args.format == Format::Json => {
             let error = RunError {
                 message: err.to_string(),
                 hint: None,
             };
-            return fail_as_json(&Library::default(), args.target, &error);
+            return fail_as_json(&Library::default(), target, &error);
         }
         Err(err) => return Err(err.into()),
     };
@@ -94,7 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if library.skills.is_empty() && !args.allow_empty {
         let error = no_skills(&args.paths);
         if json {
-            return fail_as_json(&library, args.target, &error);
+            return fail_as_json(&library, target, &error);
         }
         anstream::eprintln!("hone: error: {}", error.message);
         if let Some(hint) = &error.hint {
@@ -111,7 +128,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             &mut out,
             &library,
             &diagnostics,
-            args.target,
+            target,
             colored,
             io_failure,
         )?,
@@ -124,7 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let report = JsonReport {
                 library: &library,
                 diagnostics: &diagnostics,
-                target: args.target,
+                target,
                 compatibility: &matrix,
                 error: error.as_ref(),
             };

@@ -8,8 +8,11 @@ use std::sync::OnceLock;
 use anstream::{eprintln, println};
 use anstyle::{AnsiColor, Style};
 use hone_core::diagnostic::{Diagnostic, Severity};
+use hone_core::library_settings::{library_target, settings_root};
 use hone_core::pack::{self, ExportOptions, ExportProgress, PackError, PackFormat, VerifyOptions};
 use hone_core::rules::{Origin, Rule, Target};
+
+use crate::cmd::check::target_parser;
 
 use crate::printer;
 use hone_core::text::human_bytes;
@@ -37,9 +40,12 @@ pub struct Args {
     /// Check PACK instead: manifest checksums, layout, and every skill's validation.
     #[arg(long, value_name = "PACK", conflicts_with_all = ["paths", "format", "allow_errors", "include_evals", "manifest", "name", "pack_version"])]
     verify: Option<PathBuf>,
-    /// Whose validation gates the export: agentskills, claude-code, claude-api or all.
-    #[arg(long, value_name = "T", default_value_t = Target::default())]
-    target: Target,
+    /// Whose validation gates the export (or the verification): agentskills,
+    /// claude-code, claude-api, copilot or all. [default: the `target` the
+    /// library (the first PATH) remembers in evals/hone-settings.json, else
+    /// agentskills]
+    #[arg(long, value_name = "T", value_parser = target_parser())]
+    target: Option<Target>,
     /// `zip` (one or more skills) or `skill` (one skill, as NAME.skill).
     #[arg(long, value_enum, default_value = "zip")]
     format: Format,
@@ -81,7 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 fn export(args: &Args) -> anyhow::Result<ExitCode> {
     let options = ExportOptions {
-        target: args.target,
+        target: library_target(settings_root(&args.paths), args.target)?,
         format: match args.format {
             Format::Zip => PackFormat::Zip,
             Format::Skill => PackFormat::Skill,
@@ -173,7 +179,7 @@ fn export(args: &Args) -> anyhow::Result<ExitCode> {
 
 fn verify(path: &Path, args: &Args) -> anyhow::Result<ExitCode> {
     let options = VerifyOptions {
-        target: args.target,
+        target: library_target(None, args.target)?,
         limits: Default::default(),
     };
     let report = pack::verify(path, &options)?;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anstream::{eprintln, print};
+use hone_core::library_settings::{library_target, settings_root};
 use hone_core::rules::Target;
 use hone_serve::catalog::CatalogOptions;
 use hone_serve::config::{Client, Registration, TOKEN_ENV, snippet};
@@ -38,9 +39,11 @@ pub struct Args {
     allow_origin: Vec<String>,
     #[command(flatten)]
     ranking: RankingArgs,
-    /// Whose rules decide which findings are errors.
-    #[arg(long, default_value = "agentskills", value_parser = target_parser())]
-    target: Target,
+    /// Whose rules decide which findings are errors (what --strict leaves
+    /// out). [default: the `target` the library (the first root) remembers in
+    /// evals/hone-settings.json, else agentskills]
+    #[arg(long, value_parser = target_parser())]
+    target: Option<Target>,
     /// Leave out skills with error-level findings (by default they are served with their findings).
     #[arg(long)]
     strict: bool,
@@ -61,8 +64,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let options = ServeOptions {
         catalog: CatalogOptions {
+            target: library_target(settings_root(&roots), args.target)?,
             roots,
-            target: args.target,
             strict: args.strict,
         },
         ranker: args.ranking.ranker,
@@ -120,8 +123,9 @@ fn print_config(client: &str, args: &Args, roots: Vec<PathBuf>) -> anyhow::Resul
         let model = model.canonicalize().unwrap_or_else(|_| model.clone());
         options.extend(["--model".to_owned(), model.to_string_lossy().into_owned()]);
     }
-    if args.target != Target::Agentskills {
-        options.extend(["--target".to_owned(), args.target.as_str().to_owned()]);
+    // Without --target the server reads the library's own each time it starts.
+    if let Some(target) = args.target {
+        options.extend(["--target".to_owned(), target.as_str().to_owned()]);
     }
     if args.strict {
         options.push("--strict".into());

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anstream::{eprintln, println};
 use hone_core::diagnostic::Severity;
+use hone_core::library_settings::{library_target, settings_root};
 use hone_core::pack::{self, ImportAction, ImportOptions, PackError, PlannedSkill};
 use hone_core::rules::Target;
 
@@ -29,9 +30,11 @@ pub struct Args {
     /// Show what would be added and replaced, and write nothing.
     #[arg(long)]
     dry_run: bool,
-    /// Whose validation to report: agentskills, claude-code, claude-api or all.
-    #[arg(long, value_name = "T", default_value_t = Target::default())]
-    target: Target,
+    /// Whose validation to report: agentskills, claude-code, claude-api,
+    /// copilot or all. [default: the `target` the library DIR remembers in
+    /// evals/hone-settings.json, else agentskills]
+    #[arg(long, value_name = "T", value_parser = crate::cmd::check::target_parser())]
+    target: Option<Target>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -39,7 +42,10 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = ImportOptions {
-        target: args.target,
+        target: library_target(
+            settings_root(std::slice::from_ref(&args.output)),
+            args.target,
+        )?,
         limits: Default::default(),
         force: args.force,
     };
