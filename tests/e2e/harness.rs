@@ -460,15 +460,7 @@ impl App {
 
     pub async fn click(&self, css: &str) {
         let element = self.wait_for_visible(css).await;
-        // As a user scrolls to what they click: an element half under a
-        // panel's edge would otherwise take the click on what covers it.
-        let script = "document.querySelector(arguments[0])?.scrollIntoView({ block: 'nearest' })";
-        answered(
-            format_args!("scroll to `{css}`"),
-            self.client.execute(script, vec![css.into()]),
-        )
-        .await
-        .unwrap();
+        self.scroll_to(css).await;
         answered(format_args!("click `{css}`"), element.click())
             .await
             .unwrap_or_else(|e| panic!("click {css}: {e}"));
@@ -522,8 +514,21 @@ impl App {
             .unwrap();
     }
 
+    /// As a user scrolls to what they click: an element half under a panel's
+    /// edge would otherwise take the click on what covers it.
+    async fn scroll_to(&self, css: &str) {
+        let script = "document.querySelector(arguments[0])?.scrollIntoView({ block: 'nearest' })";
+        answered(
+            format_args!("scroll to `{css}`"),
+            self.client.execute(script, vec![css.into()]),
+        )
+        .await
+        .unwrap();
+    }
+
     pub async fn clear_and_type(&self, css: &str, text: &str) {
         let field = self.wait_for_visible(css).await;
+        self.scroll_to(css).await;
         answered(format_args!("click `{css}`"), field.click())
             .await
             .unwrap();

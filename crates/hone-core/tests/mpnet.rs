@@ -4,9 +4,9 @@
 //! independent float64 NumPy port of transformers' `MPNetModel` with
 //! sentence-transformers' mean pooling and normalisation, over the same
 //! model files and tokenizer (PyTorch itself is not installable here). They
-//! are kept as numbers only. The model is 420 MB and not installed by
-//! `make test`, so these tests are ignored unless asked for; asked for
-//! without the model, they fail and say how to install it.
+//! are kept as numbers only. The model is 420 MB, so these tests are ignored
+//! unless asked for (`make test` asks, and its set-up installs the model);
+//! asked for without the model, they fail and say how to install it.
 
 use std::path::PathBuf;
 
