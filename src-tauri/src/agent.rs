@@ -28,7 +28,7 @@ use hone_core::agent::{
     HttpPolicy, Listing, ListingStyle, PriceTable, Provider, Session as AgentSession,
 };
 use hone_core::catalog::{self, ListingSettings};
-use hone_core::eval::{self, Identities, Report, RunOptions, Suite};
+use hone_core::eval::{self, Report, Suite};
 use hone_core::library_settings;
 use hone_core::llm::{LocalModel, resolve_model_file};
 use hone_core::rank::{Explanation, RankerKind};
@@ -420,12 +420,7 @@ fn runs_for(provider: &dyn Provider, choice: &ProviderChoice) -> usize {
 }
 
 fn suites_at(session: &Session, path: &str) -> CommandResult<Vec<Suite>> {
-    let path = session.confine(path)?;
-    let suite = Suite::load(&path).map_err(|e| e.to_string())?;
-    Ok(
-        eval::resolve_suites(&[suite], &Identities::from_library(session.library()))
-            .map_err(|e| e.to_string())?,
-    )
+    crate::routing::resolved_suite(session, &session.confine(path)?)
 }
 
 fn requests(suites: &[Suite]) -> Vec<String> {
@@ -689,18 +684,14 @@ fn offline_run(
     ensure_ranker(app, kind)?;
     let state = app.state::<AppState>();
     let edited = crate::panel::edited_doc(session, open)?;
-    let library = session.project_root().map(display).unwrap_or_default();
-    let report = lock(&state.ranking.routing).with_ranker(
+    lock(&state.ranking.routing).run_suites(
         session,
         kind,
+        suites,
+        None,
         edited.as_ref(),
-        |ranker, _| {
-            let threshold = selection_threshold(session, None, &*ranker)?;
-            let options = RunOptions { threshold, library };
-            Ok::<Report, String>(eval::run(ranker, suites, &options, &mut |_, _| {}))
-        },
-    )??;
-    Ok(report)
+        &mut |_, _| {},
+    )
 }
 
 /// Stops the agent run in progress, if any, between calls.

@@ -164,9 +164,21 @@ impl Routing {
         open: Option<&RoutingDoc>,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<Report, CommandError> {
-        let suite = Suite::load(suite_path)?;
-        let identities = Identities::from_library(session.library());
-        let suites = eval::resolve_suites(&[suite], &identities).map_err(|e| e.to_string())?;
+        let suites = resolved_suite(session, suite_path)?;
+        self.run_suites(session, kind, &suites, threshold, open, progress)
+    }
+
+    /// Runs `suites` (already resolved) with the edits in place, without
+    /// remembering the run.
+    pub fn run_suites(
+        &mut self,
+        session: &Arc<Session>,
+        kind: RankerKind,
+        suites: &[Suite],
+        threshold: Option<f32>,
+        open: Option<&RoutingDoc>,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Report, CommandError> {
         self.sync(session);
         let ranker = self.live.prepare(kind, open).map_err(|e| e.to_string())?;
         let options = RunOptions {
@@ -176,8 +188,15 @@ impl Routing {
                 .map(crate::session::display)
                 .unwrap_or_default(),
         };
-        Ok(eval::run(ranker, &suites, &options, progress))
+        Ok(eval::run(ranker, suites, &options, progress))
     }
+}
+
+/// The suite at `path`, its skill names resolved against the opened library.
+pub fn resolved_suite(session: &Session, path: &Path) -> Result<Vec<Suite>, CommandError> {
+    let suite = Suite::load(path)?;
+    let identities = Identities::from_library(session.library());
+    Ok(eval::resolve_suites(&[suite], &identities).map_err(|e| e.to_string())?)
 }
 
 /// The threshold `ranker` selects with in the opened library: `explicit`,
