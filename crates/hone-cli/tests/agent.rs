@@ -4,16 +4,14 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use assert_cmd::Command;
-use serde_json::{Value, json};
+mod common;
 
-fn skills() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skills")
-}
+use assert_cmd::Command;
+use common::{run, skills};
+use serde_json::{Value, json};
 
 /// A loopback chat-completions server: it loads `git-commit-messages` for
 /// requests about commits and answers in text otherwise. Returns its base
@@ -67,16 +65,6 @@ fn server() -> (String, Arc<AtomicUsize>) {
         }
     });
     (url, count)
-}
-
-fn run(cmd: &mut Command) -> (i32, String, String) {
-    let output = cmd.output().unwrap();
-    let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap();
-    (
-        output.status.code().unwrap(),
-        text(output.stdout),
-        text(output.stderr),
-    )
 }
 
 #[test]

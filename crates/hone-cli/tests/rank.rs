@@ -1,29 +1,18 @@
 //! `hone search` and `hone eval` end to end: formats, gates, comparisons and
 //! exit codes on the bundled library and on suites made on the spot.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+mod common;
 
 use assert_cmd::Command;
+use common::{run, skills};
 use serde_json::Value;
 
 fn hone() -> Command {
     let mut cmd = Command::cargo_bin("hone").unwrap();
     cmd.env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
     cmd
-}
-
-fn skills() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skills")
-}
-
-fn run(cmd: &mut Command) -> (i32, String, String) {
-    let output = cmd.output().unwrap();
-    let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap();
-    (
-        output.status.code().unwrap(),
-        text(output.stdout),
-        text(output.stderr),
-    )
 }
 
 #[test]
