@@ -20,7 +20,7 @@ pub enum AppEvent {
 #[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct Progress {
-    /// `embedding`, `eval` or `export`.
+    /// `embedding`, `eval`, `export` or `agent`.
     pub task: &'static str,
     pub done: u64,
     pub total: u64,

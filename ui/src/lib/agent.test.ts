@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentPreview, CaseReport, ReportWithConfusion } from './ipc';
+import type { AgentPreview, CaseReport, Report } from './ipc';
 import { agentRows, casePick, casesInCell, costSummary, formatUsd, heatmap, privacyNote } from './agent';
 
 const kase = (query: string, expect: string[] | null, selected: string[], failure: string | null = null, top = selected): CaseReport => ({
@@ -17,12 +17,12 @@ const kase = (query: string, expect: string[] | null, selected: string[], failur
   latency_ms: 1,
 });
 
-const report = (cases: CaseReport[], ranker: ReportWithConfusion['ranker'] = 'agent'): ReportWithConfusion => ({
+const report = (cases: CaseReport[], ranker: Report['ranker'] = 'agent'): Report => ({
   suite: 's',
   library: 'lib',
   ranker,
   threshold: 0.5,
-  metrics: {} as ReportWithConfusion['metrics'],
+  metrics: {} as Report['metrics'],
   cases,
   confusion: [],
 });

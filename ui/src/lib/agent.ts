@@ -3,7 +3,7 @@
 // pick, and what the cost preview says. The numbers are the engine's
 // (hone_core::eval, hone_core::agent); this only arranges them.
 
-import type { AgentPreview, CaseReport, ConfusionCell, ReportWithConfusion } from './ipc';
+import type { AgentPreview, CaseReport, ConfusionCell, Report } from './ipc';
 
 /** The name a confusion cell uses for "no skill" (hone_core::eval::NO_SKILL). */
 export const NO_SKILL = '(none)';
@@ -73,7 +73,7 @@ export interface AgentRow {
 const caseKey = (c: CaseReport) => `${c.suite}\u0000${c.line}\u0000${c.query}`;
 
 /** One row per case: the offline pick and the agent's, matched as the engine's agreement matches them. */
-export function agentRows(agent: ReportWithConfusion, offline: ReportWithConfusion | null): AgentRow[] {
+export function agentRows(agent: Report, offline: Report | null): AgentRow[] {
   const byKey = new Map(agent.cases.map((c) => [caseKey(c), c]));
   const base = offline?.cases ?? agent.cases;
   return base.map((c) => {

@@ -1062,7 +1062,7 @@ export type ProblemView = {
 };
 
 export type Progress = {
-	/**  `embedding`, `eval` or `export`. */
+	/**  `embedding`, `eval`, `export` or `agent`. */
 	task: string,
 	done: number,
 	total: number,

@@ -137,8 +137,6 @@ export const deleteNamedRun = throwing(commands.deleteNamedRun);
 export const compareWithBaseline = throwing(commands.compareWithBaseline);
 
 // The agent ranker in the app (src-tauri/src/agent.rs; hone_core::agent).
-/** Every report carries its confusion table, for any ranker. */
-export type ReportWithConfusion = import('./bindings').Report;
 export const agentProviders = throwing(commands.agentProviders);
 /** Sends a key inward to the OS keyring (or this session's memory); it never comes back. */
 export const agentSetKey = throwing(commands.agentSetKey);
