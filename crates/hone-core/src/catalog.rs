@@ -247,6 +247,9 @@ pub struct BudgetReport {
     pub max_dropped: usize,
     /// Every skill and how it is listed, with the reason.
     pub entries: Vec<ListingStatus>,
+    /// The listed entries by cost, largest first (ties in listing order), as
+    /// indices into `entries`: the order of the sorted listing chart.
+    pub by_cost: Vec<usize>,
 }
 
 /// How one skill appears in Claude Code's listing, and why.
@@ -266,6 +269,13 @@ pub struct ListingStatus {
     /// Where the entry starts in the full listing (UTF-16 units, newlines
     /// included): the entries from the budget on are past it.
     pub offset: usize,
+    /// Whether the entry ends past the budget in listing order: the entries
+    /// whose descriptions go first when no skill was used more recently.
+    pub past_budget: bool,
+    /// Where the entry starts when the listed entries are laid end to end by
+    /// cost, largest first: in that order, the entries that start before the
+    /// budget are the largest ones that fill it on their own.
+    pub offset_by_cost: usize,
 }
 
 /// What `skillOverrides` does to one skill (CHANGELOG 2.1.129).
@@ -499,6 +509,8 @@ pub fn listing_budget_with(skills: &[&Skill], settings: &ListingSettings) -> Bud
             chars: 0,
             name_chars: 0,
             offset: 0,
+            past_budget: false,
+            offset_by_cost: 0,
         };
         let override_ = settings.overrides.get(&skill.id).copied();
         if let Some(hidden @ (SkillOverride::Off | SkillOverride::UserInvocableOnly)) = override_ {
@@ -551,7 +563,18 @@ pub fn listing_budget_with(skills: &[&Skill], settings: &ListingSettings) -> Bud
         status.chars = full;
         status.name_chars = name;
         status.offset = offset;
+        status.past_budget = offset + full > budget;
         offset += full + 1;
+    }
+    let mut by_cost: Vec<usize> = (0..statuses.len())
+        .filter(|&i| statuses[i].status != "unlisted")
+        .collect();
+    // Stable: equal costs stay in listing order.
+    by_cost.sort_by(|&a, &b| statuses[b].chars.cmp(&statuses[a].chars));
+    let mut offset = 0;
+    for &i in &by_cost {
+        statuses[i].offset_by_cost = offset;
+        offset += statuses[i].chars + 1;
     }
     // Lines are joined by one newline each.
     let newlines = entries.len().saturating_sub(1);
@@ -632,6 +655,7 @@ pub fn listing_budget_with(skills: &[&Skill], settings: &ListingSettings) -> Bud
         min_dropped,
         max_dropped,
         entries: statuses,
+        by_cost,
     }
 }
 
@@ -804,6 +828,56 @@ mod tests {
         let tiny = listing_budget(&refs, 100);
         assert_eq!(tiny.kept.len(), 0);
         assert_eq!(tiny.listing.lines().count(), 5);
+    }
+
+    /// The sorted chart's order and positions come from the engine: largest
+    /// first, ties in listing order, unlisted skills left out; and which
+    /// entries end past the budget in listing order.
+    #[test]
+    fn entries_are_ordered_by_cost_and_marked_past_the_budget() {
+        let texts = [
+            ("short", "Short."),
+            ("long", "A much longer description of what this skill does."),
+            ("mid-a", "A middling description."),
+            ("mid-b", "A middling description."),
+        ];
+        let mut skills: Vec<Skill> = texts
+            .iter()
+            .map(|(name, description)| {
+                skill(
+                    &format!("/l/{name}"),
+                    &format!("---\nname: {name}\ndescription: {description}\n---\n"),
+                )
+            })
+            .collect();
+        skills.push(skill(
+            "/l/hidden",
+            "---\nname: hidden\ndescription: Hidden.\ndisable-model-invocation: true\n---\n",
+        ));
+        let refs: Vec<&Skill> = skills.iter().collect();
+        let report = listing_budget(&refs, 200_000);
+        let order: Vec<&str> = report
+            .by_cost
+            .iter()
+            .map(|&i| report.entries[i].id.as_str())
+            .collect();
+        assert_eq!(order, ["long", "mid-a", "mid-b", "short"]);
+        let first = &report.entries[report.by_cost[0]];
+        let second = &report.entries[report.by_cost[1]];
+        assert_eq!(first.offset_by_cost, 0);
+        assert_eq!(second.offset_by_cost, first.chars + 1);
+        assert!(report.entries.iter().all(|e| !e.past_budget));
+        // 40 characters: only the first entry ends before the line.
+        let mut settings = ListingSettings::new(200_000);
+        settings.char_budget = Some(40);
+        let tight = listing_budget_with(&refs, &settings);
+        let past: Vec<&str> = tight
+            .entries
+            .iter()
+            .filter(|e| e.past_budget)
+            .map(|e| e.id.as_str())
+            .collect();
+        assert_eq!(past, ["long", "mid-a", "mid-b"]);
     }
 
     #[test]

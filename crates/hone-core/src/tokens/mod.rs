@@ -28,7 +28,7 @@ mod stages;
 
 pub use stages::{
     BinaryResource, InstructionsCost, MetadataCost, ResourceCost, ResourceCosts, SkillCosts,
-    StageText, UnreadableResource, skill_costs, skills_costs,
+    StageText, StageTotals, UnreadableResource, skill_costs, skills_costs, skills_stage_totals,
 };
 
 use std::cell::RefCell;

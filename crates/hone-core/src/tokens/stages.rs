@@ -130,6 +130,49 @@ pub fn skills_costs(skills: &[&Skill], tokenizer: &Tokenizer) -> Vec<SkillCosts>
         .collect()
 }
 
+/// A skill's tokens at each stage, without the texts: one bar of the
+/// library's per-skill chart, where 1,821 skills must stay light to send.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct StageTotals {
+    pub id: String,
+    /// The `SKILL.md`.
+    pub path: PathBuf,
+    /// The skill's `<skill>` entry in the agentskills catalog (always loaded).
+    pub metadata: usize,
+    /// The body (loaded when the skill is chosen).
+    pub instructions: usize,
+    /// The text files beside `SKILL.md` (read on demand); binaries are not counted.
+    pub resources: usize,
+    /// The three stages together: what the skill costs once all of it is read.
+    pub total: usize,
+}
+
+impl From<&SkillCosts> for StageTotals {
+    fn from(costs: &SkillCosts) -> StageTotals {
+        let metadata = costs.metadata.agentskills.tokens;
+        let instructions = costs.instructions.tokens;
+        let resources = costs.resources.tokens;
+        StageTotals {
+            id: costs.id.clone(),
+            path: costs.path.clone(),
+            metadata,
+            instructions,
+            resources,
+            total: metadata + instructions + resources,
+        }
+    }
+}
+
+/// [`StageTotals`] of many skills, in parallel, in the given order.
+pub fn skills_stage_totals(skills: &[&Skill], tokenizer: &Tokenizer) -> Vec<StageTotals> {
+    use rayon::prelude::*;
+    skills
+        .par_iter()
+        .map(|skill| StageTotals::from(&skill_costs(skill, tokenizer)))
+        .collect()
+}
+
 fn resource_costs(skill: &Skill, tokenizer: &Tokenizer) -> ResourceCosts {
     let mut costs = ResourceCosts {
         files: Vec::new(),
@@ -165,4 +208,34 @@ fn resource_costs(skill: &Skill, tokenizer: &Tokenizer) -> ResourceCosts {
         }
     }
     costs
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::document::SkillDocument;
+
+    #[test]
+    fn stage_totals_are_the_stages_tokens_and_their_sum() {
+        let skill = Skill::from_document(
+            Path::new("/nowhere/notes"),
+            SkillDocument::parse(
+                "---\nname: notes\ndescription: Takes notes.\n---\n# Notes\n\nWrite them down.\n"
+                    .into(),
+            ),
+        );
+        let tokenizer = Tokenizer::by_name("o200k").unwrap();
+        let costs = skill_costs(&skill, &tokenizer);
+        let totals = skills_stage_totals(&[&skill], &tokenizer);
+        assert_eq!(totals.len(), 1);
+        let row = &totals[0];
+        assert_eq!(row.id, "notes");
+        assert_eq!(row.metadata, costs.metadata.agentskills.tokens);
+        assert_eq!(row.instructions, costs.instructions.tokens);
+        assert!(row.metadata > 0 && row.instructions > 0);
+        assert_eq!(row.resources, 0, "a skill built in memory has no files");
+        assert_eq!(row.total, row.metadata + row.instructions);
+    }
 }
