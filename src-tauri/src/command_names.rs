@@ -19,6 +19,7 @@ pub const COMMANDS: &[&str] = &[
     "rename_skill",
     "delete_skill",
     "library_costs",
+    "library_stage_costs",
     "subscribe",
     "set_dirty",
     "close_window",

@@ -53,7 +53,7 @@ pub fn check_library_for(library: &Library, target: Target) -> Vec<Vec<Diagnosti
 /// Threads for work the window does not wait on (checking a whole library):
 /// one core fewer than the machine has, so that the web view, a process of
 /// its own, always has a core to draw and answer keystrokes on.
-fn background_pool() -> &'static rayon::ThreadPool {
+pub fn background_pool() -> &'static rayon::ThreadPool {
     static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
     POOL.get_or_init(|| {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());

@@ -24,7 +24,7 @@ use tauri_specta::{ErrorHandlingMode, collect_commands};
 
 use crate::{
     agent, baseline, confirm, diagnose, editor, health, library, packs, panel, preview, serving,
-    window,
+    stages, window,
 };
 
 /// Why a command failed, for the window to show.
@@ -148,6 +148,7 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             library::rename_skill,
             library::delete_skill,
             library::library_costs,
+            stages::library_stage_costs,
             window::subscribe,
             window::set_dirty,
             window::close_window,

@@ -25,6 +25,7 @@ mod routing;
 mod serving;
 mod session;
 mod settings;
+mod stages;
 mod state;
 mod views;
 mod window;

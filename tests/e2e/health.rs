@@ -5,7 +5,11 @@
 //! list groups a nested collection under its folder, and a group collapses;
 //! a conflict between unsaved edits and a change on disk is merged hunk by
 //! hunk (mine on one, theirs on the other), and only Save writes the file.
-//! Screenshots of the charts, the grouping and the merge, light and dark.
+//! The listing sorts largest first and back; every skill's stages are bars
+//! that sort and open the skill; the skill list sorts by tokens and says
+//! when a filter empties it; tooltips name shortcuts, timings stay in the
+//! status line. Screenshots of the charts, the grouping and
+//! the merge, light and dark.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -99,6 +103,99 @@ async fn story(harness: &Harness) {
         .await;
     app.screenshot("costs-charts-light").await;
 
+    // Sorted largest first, in the engine's order: still marked past the
+    // budget, still with the line; and back to listing order.
+    app.click("[data-testid=listing-order-cost]").await;
+    let sorted = numbers_of(&app, "[data-testid=listing-chart] g[data-skill]", "chars").await;
+    assert!(sorted.len() > 1, "bars: {sorted:?}");
+    assert!(
+        sorted.windows(2).all(|w| w[0] >= w[1]),
+        "largest first: {sorted:?}"
+    );
+    app.wait_for("[data-testid=listing-chart] [data-past-budget=true]")
+        .await;
+    app.wait_for("[data-testid=listing-cutoff]").await;
+    // At 200K the bundled listing is just over its budget: a few past the line.
+    app.select("[data-testid=context-window]", "200000").await;
+    app.wait_for_text("[data-testid=listing-budget]", "is 8,000")
+        .await;
+    app.screenshot("listing-sorted-light").await;
+    app.click("[data-testid=listing-order-listing]").await;
+    let listed = numbers_of(&app, "[data-testid=listing-chart] g[data-skill]", "chars").await;
+    assert_eq!(listed.len(), sorted.len());
+    assert_ne!(listed, sorted, "listing order is not the sorted order here");
+
+    // Every skill by stage, largest first, with what each stage counts; a
+    // click on a bar opens the skill.
+    app.wait_for("[data-testid=library-stage-chart] [data-skill=alpha-tool]")
+        .await;
+    app.wait_for_text("[data-testid=library-stage-chart]", "read on demand")
+        .await;
+    let totals = numbers_of(
+        &app,
+        "[data-testid=library-stage-chart] button[data-skill]",
+        "total",
+    )
+    .await;
+    assert_eq!(
+        totals.len(),
+        harness.skill_count_deep(),
+        "one bar per skill"
+    );
+    assert!(
+        totals.windows(2).all(|w| w[0] >= w[1]),
+        "by total: {totals:?}"
+    );
+    app.select("[data-testid=stage-sort]", "instructions").await;
+    show(&app, "[data-testid=library-stage-chart]").await;
+    app.screenshot("library-stages-light").await;
+    app.click("[data-testid=library-stage-chart] [data-skill=alpha-tool]")
+        .await;
+    app.wait_for_text("[data-testid=current-skill]", "alpha-tool")
+        .await;
+
+    // The skill list sorts by the number it shows (stage-1 tokens).
+    app.select("[data-testid=skill-order]", "tokens").await;
+    let shown: Vec<u64> = serde_json::from_value(
+        app.script(
+            "return [...document.querySelectorAll('[data-testid=skill-list] .tokens')].map((e) => Number(e.textContent.replace(/\\D/g, '')));",
+            vec![],
+        )
+        .await,
+    )
+    .unwrap();
+    assert!(shown.len() > 1, "{shown:?}");
+    assert!(
+        shown.windows(2).all(|w| w[0] >= w[1]),
+        "by tokens: {shown:?}"
+    );
+    app.select("[data-testid=skill-order]", "name").await;
+
+    // An empty list says why.
+    let filter = "input[aria-label='Filter skills']";
+    app.clear_and_type(filter, "no-skill-is-called-this").await;
+    app.wait_for_text(".sidebar", "No skill matches the filter.")
+        .await;
+    // Backspace on the emptied field: the filter is cleared.
+    app.clear_and_type(filter, "\u{e003}").await;
+    app.wait_for("[data-testid=skill-list] [data-skill=merge-sample]")
+        .await;
+
+    // Shortcuts are in the tooltips; developer timings are in the status
+    // line, not in the panels.
+    let title = app
+        .attribute_of("[data-testid=tab-costs]", "title")
+        .await
+        .unwrap_or_default();
+    assert!(title.contains("Ctrl+"), "the tab's tooltip: {title:?}");
+    app.wait_for("footer.status-line [data-testid=engine-time]")
+        .await;
+    let inspector = app.text_of(".inspector").await.unwrap_or_default();
+    assert!(
+        !inspector.contains(" ms"),
+        "a timing in a panel: {inspector}"
+    );
+
     // Grouping by folder: the collection is a group of its own, and collapses.
     app.click("[data-testid=skill-grouping]").await;
     app.wait_for("[data-group=team]").await;
@@ -111,10 +208,12 @@ async fn story(harness: &Harness) {
     app.wait_for("[data-testid=skill-list] [data-skill=merge-sample]")
         .await;
 
-    merge(&app, &merge_file).await;
+    merge(&app, &merge_file, "merge-light").await;
     app.close().await;
 
-    // Started again: the window opens with the library's own target.
+    // Started again: the window opens with the library's own target. The
+    // merge sample is as it was, to be merged again in dark.
+    std::fs::write(&merge_file, MERGE_SAMPLE).unwrap();
     let app = harness.launch().await;
     app.wait_for("[data-testid=current-skill]").await;
     app.click("[data-testid=tab-problems]").await;
@@ -125,15 +224,42 @@ async fn story(harness: &Harness) {
     app.click("[data-testid=tab-costs]").await;
     app.wait_for("[data-testid=listing-chart]").await;
     app.screenshot("costs-charts-dark").await;
+    app.click("[data-testid=listing-order-cost]").await;
+    app.screenshot("listing-sorted-dark").await;
+    app.wait_for("[data-testid=library-stage-chart] [data-skill=alpha-tool]")
+        .await;
+    show(&app, "[data-testid=library-stage-chart]").await;
+    app.screenshot("library-stages-dark").await;
+    merge(&app, &merge_file, "merge-dark").await;
     app.click("[data-testid=skill-grouping]").await;
     app.wait_for("[data-group=team]").await;
     app.screenshot("grouping-dark").await;
     app.close().await;
 }
 
+/// Scrolls the element at `css` into view, for a screenshot.
+async fn show(app: &App, css: &str) {
+    app.script(
+        "document.querySelector(arguments[0]).scrollIntoView({ block: 'start' });",
+        vec![css.into()],
+    )
+    .await;
+}
+
+/// The numbers a chart's bars carry in `data-<attribute>`, top to bottom.
+async fn numbers_of(app: &App, css: &str, attribute: &str) -> Vec<u64> {
+    let found = app
+        .script(
+            "return [...document.querySelectorAll(arguments[0])].map((e) => Number(e.dataset[arguments[1]]));",
+            vec![css.into(), attribute.into()],
+        )
+        .await;
+    serde_json::from_value(found).unwrap_or_else(|e| panic!("{css} {attribute}: {e}"))
+}
+
 /// Unsaved edits against a change on disk, merged: mine on the first hunk,
 /// theirs on the second; the file is written only by Save merged.
-async fn merge(app: &App, file: &Path) {
+async fn merge(app: &App, file: &Path, screenshot: &str) {
     app.click("[data-testid=skill-list] [data-skill=merge-sample]")
         .await;
     app.wait_for_text("[data-testid=current-skill]", "merge-sample")
@@ -150,7 +276,7 @@ async fn merge(app: &App, file: &Path) {
         .await;
     app.wait_for_text("[data-testid=merge-hunks]", "2 hunks")
         .await;
-    app.screenshot("merge-light").await;
+    app.screenshot(screenshot).await;
     // Nothing is written by looking.
     assert_eq!(std::fs::read_to_string(file).unwrap(), theirs);
 

@@ -241,6 +241,14 @@ async fn token_costs(app: &App, _: &Path) {
             .await;
     }
     app.wait_for_text(".inspector .pane", "twin").await;
+    // Twins are told apart by their folder, in the list and the per-skill chart.
+    app.wait_for_count("[data-testid=skill-list] [data-testid=twin-dir]", 2)
+        .await;
+    app.wait_for_count(
+        "[data-testid=library-stage-chart] button[data-skill=twin]",
+        2,
+    )
+    .await;
 }
 
 /// Item 5: the test-query header and an open resource follow the open skill.

@@ -39,6 +39,7 @@ export const commands = {
 	renameSkill: (dir: string, name: string) => typedError<string, CommandError>(__TAURI_INVOKE("rename_skill", { dir, name })),
 	deleteSkill: (dir: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_skill", { dir })),
 	libraryCosts: (tokenizer: string, contextWindow: number) => typedError<LibraryCosts, CommandError>(__TAURI_INVOKE("library_costs", { tokenizer, contextWindow })),
+	libraryStageCosts: (tokenizer: string) => typedError<LibraryStages, CommandError>(__TAURI_INVOKE("library_stage_costs", { tokenizer })),
 	/**  Registers the window's channel for library changes and close requests. */
 	subscribe: (events: Channel<AppEvent>) => __TAURI_INVOKE<void>("subscribe", { events }),
 	setDirty: (dirty: boolean) => __TAURI_INVOKE<void>("set_dirty", { dirty }),
@@ -364,6 +365,11 @@ export type BudgetReport = {
 	max_dropped: number,
 	/**  Every skill and how it is listed, with the reason. */
 	entries: ListingStatus[],
+	/**
+	 *  The listed entries by cost, largest first (ties in listing order), as
+	 *  indices into `entries`: the order of the sorted listing chart.
+	 */
+	by_cost: number[],
 };
 
 /**  The outcome of a calibration. */
@@ -840,6 +846,13 @@ export type LibraryMap = {
 	projection: Projection,
 };
 
+/**  The library's skills, each with its tokens per stage, in library order. */
+export type LibraryStages = {
+	/**  The tokenizer's label, as the chart names it. */
+	tokenizer: string,
+	skills: StageTotals[],
+};
+
 export type LibraryView = {
 	roots: RootView[],
 	skills: SkillSummary[],
@@ -875,6 +888,17 @@ export type ListingStatus = {
 	 *  included): the entries from the budget on are past it.
 	 */
 	offset: number,
+	/**
+	 *  Whether the entry ends past the budget in listing order: the entries
+	 *  whose descriptions go first when no skill was used more recently.
+	 */
+	past_budget: boolean,
+	/**
+	 *  Where the entry starts when the listed entries are laid end to end by
+	 *  cost, largest first: in that order, the entries that start before the
+	 *  budget are the largest ones that fill it on their own.
+	 */
+	offset_by_cost: number,
 };
 
 /**  How the listing is presented. */
@@ -1469,6 +1493,24 @@ export type StageTokens = {
 	instructions: number,
 	/**  Stage 3: the text files beside `SKILL.md` (binary files are not counted). */
 	resources: number,
+};
+
+/**
+ *  A skill's tokens at each stage, without the texts: one bar of the
+ *  library's per-skill chart, where 1,821 skills must stay light to send.
+ */
+export type StageTotals = {
+	id: string,
+	/**  The `SKILL.md`. */
+	path: string,
+	/**  The skill's `<skill>` entry in the agentskills catalog (always loaded). */
+	metadata: number,
+	/**  The body (loaded when the skill is chosen). */
+	instructions: number,
+	/**  The text files beside `SKILL.md` (read on demand); binaries are not counted. */
+	resources: number,
+	/**  The three stages together: what the skill costs once all of it is read. */
+	total: number,
 };
 
 /**  What a file looked like when it was read: enough to tell whether it changed. */

@@ -92,6 +92,7 @@ export const createSkill = throwing(commands.createSkill);
 export const renameSkill = throwing(commands.renameSkill);
 export const deleteSkill = throwing(commands.deleteSkill);
 export const libraryCosts = throwing(commands.libraryCosts);
+export const libraryStageCosts = throwing(commands.libraryStageCosts);
 export const setDirty = commands.setDirty;
 export const closeWindow = throwing(commands.closeWindow);
 
