@@ -2,7 +2,10 @@
 //! per-skill chart. The stages and their sums are the engine's
 //! ([`hone_core::tokens::StageTotals`]); this only picks the tokenizer and
 //! measures off the window's thread (in the background pool, leaving the web
-//! view a core), resources read from disk as saved.
+//! view a core), resources read from disk as saved, and keeps the last answer
+//! for as long as the library is not read again.
+
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use hone_core::tokens::{self, StageTotals, Tokenizer};
 use serde::Serialize;
@@ -11,6 +14,7 @@ use tauri::{AppHandle, Manager};
 use crate::commands::{AppState, CommandResult, blocking};
 use crate::engine::{DEFAULT_TOKENIZER, background_pool};
 use crate::ipc::CommandError;
+use crate::session::Session;
 
 /// The library's skills, each with its tokens per stage, in library order.
 #[derive(Debug, Clone, Serialize, specta::Type)]
@@ -19,6 +23,15 @@ pub struct LibraryStages {
     pub tokenizer: String,
     pub skills: Vec<StageTotals>,
 }
+
+/// The last answer and the library state it measured. Reading every
+/// resource of a large library takes seconds, and the panel asks again each
+/// time its tab is shown; a library read again (a save, a change on disk,
+/// another library) is a new session, measured afresh. Held while measuring,
+/// so that two requests never measure the same library twice at once.
+/// (A weak reference: a closed library is not kept, and its address is not
+/// reused while this holds it.)
+static LAST: Mutex<Option<(Weak<Session>, LibraryStages)>> = Mutex::new(None);
 
 #[tauri::command]
 #[specta::specta]
@@ -35,13 +48,23 @@ pub async fn library_stage_costs(
         let tokenizer =
             Tokenizer::by_name(name).map_err(|e| CommandError::invalid(e.to_string()))?;
         let session = app.state::<AppState>().session();
+        let label = tokenizer.label();
+        let mut last = LAST.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((seen, stages)) = last.as_ref()
+            && Weak::as_ptr(seen) == Arc::as_ptr(&session)
+            && stages.tokenizer == label
+        {
+            return Ok(stages.clone());
+        }
         let skills: Vec<_> = session.library().skills.iter().collect();
         // A core stays free for the window, as for the library's check.
         let totals = background_pool().install(|| tokens::skills_stage_totals(&skills, &tokenizer));
-        Ok(LibraryStages {
-            tokenizer: tokenizer.label(),
+        let stages = LibraryStages {
+            tokenizer: label,
             skills: totals,
-        })
+        };
+        *last = Some((Arc::downgrade(&session), stages.clone()));
+        Ok(stages)
     })
     .await
 }

@@ -119,6 +119,7 @@ async fn story(harness: &Harness) {
     app.select("[data-testid=context-window]", "200000").await;
     app.wait_for_text("[data-testid=listing-budget]", "is 8,000")
         .await;
+    painted(&app).await;
     app.screenshot("listing-sorted-light").await;
     app.click("[data-testid=listing-order-listing]").await;
     let listed = numbers_of(&app, "[data-testid=listing-chart] g[data-skill]", "chars").await;
@@ -148,6 +149,7 @@ async fn story(harness: &Harness) {
     );
     app.select("[data-testid=stage-sort]", "instructions").await;
     show(&app, "[data-testid=library-stage-chart]").await;
+    painted(&app).await;
     app.screenshot("library-stages-light").await;
     app.click("[data-testid=library-stage-chart] [data-skill=alpha-tool]")
         .await;
@@ -225,16 +227,30 @@ async fn story(harness: &Harness) {
     app.wait_for("[data-testid=listing-chart]").await;
     app.screenshot("costs-charts-dark").await;
     app.click("[data-testid=listing-order-cost]").await;
+    app.wait_for("[data-testid=listing-order-cost]:checked")
+        .await;
+    painted(&app).await;
     app.screenshot("listing-sorted-dark").await;
     app.wait_for("[data-testid=library-stage-chart] [data-skill=alpha-tool]")
         .await;
     show(&app, "[data-testid=library-stage-chart]").await;
+    painted(&app).await;
     app.screenshot("library-stages-dark").await;
     merge(&app, &merge_file, "merge-dark").await;
     app.click("[data-testid=skill-grouping]").await;
     app.wait_for("[data-group=team]").await;
     app.screenshot("grouping-dark").await;
     app.close().await;
+}
+
+/// Waits for two frames, so that a screenshot shows what the page holds (a
+/// screenshot right after a change may show the frame before it).
+async fn painted(app: &App) {
+    app.script(
+        "return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))));",
+        vec![],
+    )
+    .await;
 }
 
 /// Scrolls the element at `css` into view, for a screenshot.
