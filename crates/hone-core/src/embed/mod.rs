@@ -53,8 +53,6 @@ pub enum EmbedError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("model installation failed: {0}")]
-    Install(String),
 }
 
 impl EmbedError {

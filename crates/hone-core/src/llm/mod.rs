@@ -60,8 +60,6 @@ pub enum LlmError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("model installation failed: {0}")]
-    Install(String),
 }
 
 impl From<candle_core::Error> for LlmError {
