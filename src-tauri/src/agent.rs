@@ -103,7 +103,6 @@ impl ProviderId {
 
 /// The window's choice of provider and model.
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct ProviderChoice {
     pub provider: ProviderId,
     /// A model name; for `local`, a GGUF file (none: the installed default).
@@ -119,7 +118,7 @@ pub struct ProviderChoice {
 
 /// Where a provider's key comes from. Never the key itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "snake_case")]
 pub enum KeySource {
     /// The provider needs no key.
     NotNeeded,
@@ -131,7 +130,6 @@ pub enum KeySource {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct KeyStatus {
     pub source: KeySource,
     /// What the window should say about it (why it is kept only for the session).
@@ -139,7 +137,6 @@ pub struct KeyStatus {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct ProviderInfo {
     pub id: ProviderId,
     /// Whether the listing and the requests are sent to the provider.
@@ -156,7 +153,6 @@ pub struct ProviderInfo {
 
 /// What a run will send and cost, shown before it starts.
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct AgentPreview {
     pub provider: ProviderId,
     pub model: String,
@@ -170,7 +166,6 @@ pub struct AgentPreview {
 /// A finished (or cancelled) run: the agent's report, its account, and the
 /// offline ranker's report over the same cases, for the side-by-side column.
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct AgentRun {
     pub report: Report,
     pub agent: AgentSummary,
@@ -180,7 +175,6 @@ pub struct AgentRun {
 
 /// One skill in the agent's answer.
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct AgentPick {
     pub id: String,
     /// Trigger rate (share of runs), or probability for a ranking provider.
@@ -191,7 +185,6 @@ pub struct AgentPick {
 
 /// The agent's answer to one request.
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct AgentAnswer {
     pub provider: ProviderId,
     pub model: String,
@@ -449,8 +442,8 @@ fn preview_of(
 }
 
 /// The providers, their priced models and whether each can run here.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn agent_providers(app: AppHandle) -> CommandResult<Vec<ProviderInfo>> {
     blocking(move || {
         let state = app.state::<AgentState>();
@@ -521,8 +514,8 @@ fn provider_info(state: &AgentState, prices: &PriceTable, id: ProviderId) -> Pro
 }
 
 /// Keeps a key for `provider` in the OS keyring (else for this session).
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn agent_set_key(
     app: AppHandle,
     provider: ProviderId,
@@ -532,8 +525,8 @@ pub async fn agent_set_key(
 }
 
 /// Forgets the key typed for `provider` (the keyring's and this session's).
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn agent_forget_key(app: AppHandle, provider: ProviderId) -> CommandResult<KeyStatus> {
     blocking(move || {
         let state = app.state::<AgentState>();
@@ -544,8 +537,8 @@ pub async fn agent_forget_key(app: AppHandle, provider: ProviderId) -> CommandRe
 }
 
 /// What running the suite at `path` with `choice` will send and cost.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn agent_preview(
     app: AppHandle,
     path: String,
@@ -582,8 +575,8 @@ pub async fn agent_preview(
 /// calls: finished answers stay in the cache and the report says it is partial.
 /// The `offline` ranker runs the same cases, for the side-by-side column and
 /// the agreement figure.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn agent_run_eval(
     app: AppHandle,
     path: String,
@@ -695,8 +688,8 @@ fn offline_run(
 }
 
 /// Stops the agent run in progress, if any, between calls.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn agent_cancel(app: AppHandle) -> bool {
     match lock(&app.state::<AgentState>().running).as_ref() {
         Some(cancel) => {
@@ -709,8 +702,8 @@ pub fn agent_cancel(app: AppHandle) -> bool {
 
 /// Asks the agent which skill it would load for `query`, the open skill's
 /// unsaved edits included: one request, `runs` calls (from the cache when asked before).
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn agent_ask(
     app: AppHandle,
     query: String,
@@ -820,7 +813,7 @@ mod tests {
         assert!(!local.remote);
         assert_eq!(local.key.source, KeySource::NotNeeded);
         let choice: ProviderChoice =
-            serde_json::from_str(r#"{"provider":"claude-code","baseUrl":null}"#).unwrap();
+            serde_json::from_str(r#"{"provider":"claude-code","base_url":null}"#).unwrap();
         assert_eq!(choice.provider, ProviderId::ClaudeCode);
     }
 

@@ -15,7 +15,7 @@ use crate::panel::ensure_ranker;
 
 /// What a run is compared with.
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
-#[serde(tag = "kind", rename_all = "camelCase")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Baseline {
     /// The suite run now on the saved files, without unsaved edits.
     Saved,
@@ -25,7 +25,6 @@ pub enum Baseline {
 
 /// The baseline's own report and how the current run differs from it.
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct BaselineComparison {
     pub report: Report,
     pub comparison: Comparison,
@@ -42,8 +41,8 @@ fn library_root(state: &AppState) -> CommandResult<std::path::PathBuf> {
 }
 
 /// The named runs kept with the opened library, oldest first.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn list_named_runs(state: tauri::State<'_, AppState>) -> CommandResult<RunListing> {
     Ok(state
         .session()
@@ -52,36 +51,37 @@ pub fn list_named_runs(state: tauri::State<'_, AppState>) -> CommandResult<RunLi
         .unwrap_or_default())
 }
 
-/// Keeps `report` under `name` in `evals/runs/`.
-#[tauri::command]
+/// Keeps `report` under `name` in `evals/runs/`; `edited`: whether unsaved
+/// edits were part of the run.
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn save_named_run(
     state: tauri::State<'_, AppState>,
     name: String,
     report: Report,
-    with_edits: bool,
+    edited: bool,
     replace: bool,
 ) -> CommandResult<RunSummary> {
     let root = library_root(&state)?;
     let run = SavedRun {
         name: name.trim().to_owned(),
         saved_at: runs::now(),
-        with_edits,
+        with_edits: edited,
         report,
     };
     runs::save_run(&root, &run, replace).map_err(|e| e.to_string())?;
     Ok(run.summary())
 }
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn delete_named_run(state: tauri::State<'_, AppState>, name: String) -> CommandResult<()> {
     Ok(runs::delete_run(&library_root(&state)?, &name).map_err(|e| e.to_string())?)
 }
 
 /// Compares `report` (a run of the suite at `path`) with `baseline`.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn compare_with_baseline(
     app: AppHandle,
     baseline: Baseline,

@@ -22,8 +22,8 @@ const CONTEXT_WINDOW_TOKENS: u64 = 200_000;
 
 /// `suggestions` (as `suggest_edits` returned them) with the agent's
 /// held-out delta for the first ones.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn confirm_suggestions(
     app: AppHandle,
     suggestions: Suggestions,

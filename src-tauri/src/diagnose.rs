@@ -22,8 +22,8 @@ use crate::views::OpenText;
 
 /// The contrast of `expected` with `against` (default: the top match, or
 /// the runner-up when `expected` is first) for `query`.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn why_lost(
     app: AppHandle,
     query: String,
@@ -52,8 +52,8 @@ pub async fn why_lost(
 
 /// The skills in a plane, their collisions, and `query` placed among them.
 /// Needs a ranker that embeds (semantic or hybrid).
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn library_map(
     app: AppHandle,
     ranker: RankerKind,
@@ -95,8 +95,8 @@ pub async fn library_map(
 }
 
 /// Measured description edits for `skill` on the library's suites.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn suggest_edits(
     app: AppHandle,
     ranker: RankerKind,
@@ -126,8 +126,8 @@ pub async fn suggest_edits(
 
 /// Fits `ranker`'s threshold on the library's suites and stores it in the
 /// library's settings, as `hone eval --calibrate` does.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn calibrate_threshold(app: AppHandle, ranker: RankerKind) -> CommandResult<Calibration> {
     blocking(move || {
         ensure_ranker(&app, ranker)?;

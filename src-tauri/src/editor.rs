@@ -17,8 +17,8 @@ use crate::session::{Session, display};
 use crate::state::AppState;
 use crate::views::{Analysis, SaveOutcome, SkillFile};
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn open_skill(state: State<'_, AppState>, path: String) -> CommandResult<SkillFile> {
     let path = state.session().confine(&path)?;
     let (bytes, stamp) = workspace::read_stamped(&path).map_err(|e| e.to_string())?;
@@ -45,8 +45,8 @@ pub(crate) fn skill_with_text(session: &Session, path: &Path, text: String) -> S
     }
 }
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn analyze(state: State<'_, AppState>, path: String, text: String) -> CommandResult<Analysis> {
     let started = Instant::now();
     let session = state.session();
@@ -81,27 +81,27 @@ pub fn analyze(state: State<'_, AppState>, path: String, text: String) -> Comman
 }
 
 /// The frontmatter field table (`hone_core::fields`) the form is built from.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn frontmatter_fields() -> &'static [hone_core::fields::Field] {
     hone_core::fields::FIELDS
 }
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn set_field(text: String, key: String, value: FieldValue) -> CommandResult<String> {
     edit::set_field(&text, &key, &value).map_err(|e| CommandError::invalid(e.to_string()))
 }
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn apply_fix(text: String, fix: Fix) -> CommandResult<String> {
     fix.apply(&text)
         .ok_or_else(|| CommandError::from("the text changed since the fix was computed"))
 }
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn save_skill(
     state: State<'_, AppState>,
     path: String,

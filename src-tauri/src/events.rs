@@ -8,7 +8,7 @@ use crate::views::LibraryChanged;
 
 /// Messages the app pushes to the window on its channel.
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(tag = "kind", content = "data", rename_all = "camelCase")]
+#[serde(tag = "kind", content = "data", rename_all = "snake_case")]
 pub enum AppEvent {
     LibraryChanged(LibraryChanged),
     /// The user asked to close the window while it had unsaved edits.
@@ -18,7 +18,6 @@ pub enum AppEvent {
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct Progress {
     /// `embedding`, `eval`, `export` or `agent`.
     pub task: &'static str,

@@ -40,7 +40,6 @@ impl Counts {
 
 /// One rule's findings across the library.
 #[derive(Debug, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct RuleHealth {
     pub code: String,
     pub rule: String,
@@ -51,7 +50,6 @@ pub struct RuleHealth {
 
 /// One skill's findings. Skills of one name are told apart by their folder.
 #[derive(Debug, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct SkillHealth {
     pub id: String,
     pub dir: String,
@@ -60,7 +58,6 @@ pub struct SkillHealth {
 }
 
 #[derive(Debug, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct LibraryHealth {
     pub target: Target,
     pub totals: Counts,
@@ -70,8 +67,8 @@ pub struct LibraryHealth {
 }
 
 /// Checks the open library for `target`, off the window's thread.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn library_health(app: AppHandle, target: Target) -> CommandResult<LibraryHealth> {
     blocking(move || {
         let session = app.state::<AppState>().session();
@@ -88,8 +85,8 @@ pub async fn library_health(app: AppHandle, target: Target) -> CommandResult<Lib
 /// Remembers `target` as the open library's (an atomic rewrite of its
 /// settings file that keeps every other setting), then reads and checks the
 /// library again for it; the window hears of the new view as of any change.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn set_library_target(app: AppHandle, target: Target) -> CommandResult<()> {
     blocking(move || {
         let session = app.state::<AppState>().session();

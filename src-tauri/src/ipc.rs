@@ -10,9 +10,18 @@
 //! regenerates them in memory and fails when the checked-in file is stale:
 //! refresh it with `HONE_WRITE_BINDINGS=1 cargo test -p hone-app --lib ipc`.
 //!
-//! Casing on the wire: a field is named as serde names it. The app's own view
-//! types rename to camelCase; the engine's types keep the shape `hone`'s JSON
-//! output has (`--format json`), which the CLI promises not to change.
+//! Casing on the wire is snake_case throughout, so a value reads the same in
+//! the window as in `hone`'s JSON output (`--format json`), which the CLI
+//! promises not to change: fields as Rust names them (no `rename_all` to
+//! camelCase), enum values in snake_case or kebab-case, and command arguments
+//! too. Tauri reads arguments in camelCase unless told, so every command is
+//! marked `#[specta::specta]` then `#[tauri::command(rename_all = "snake_case")]`
+//! (in that order `specta` sees the `command` attribute and names arguments
+//! the same way). tauri-specta rc.26 still writes every argument of the
+//! bindings in camelCase (specta-rs/specta#453 leaves that to a later
+//! release), so an argument is one word (`user`, `window`, `edited`), or a
+//! struct whose fields serde names. A test walks the bindings and fails on
+//! any camelCase key, value or argument.
 //!
 //! Errors cross as a [`CommandError`]: a kind the window can branch on, a
 //! message for the user and, when the error is about a place in a file, that
@@ -29,7 +38,6 @@ use crate::{
 
 /// Why a command failed, for the window to show.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type, thiserror::Error)]
-#[serde(rename_all = "camelCase")]
 #[error("{message}")]
 pub struct CommandError {
     pub kind: ErrorKind,
@@ -41,7 +49,7 @@ pub struct CommandError {
 
 /// What kind of failure a [`CommandError`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// The input cannot be used: a bad name, a malformed file.
     Invalid,
@@ -59,7 +67,6 @@ pub enum ErrorKind {
 
 /// A place in a file: 1-based line and column.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct SourcePosition {
     pub path: String,
     pub line: u32,
@@ -229,6 +236,88 @@ mod tests {
             "{BINDINGS} is stale: refresh it with \
              `HONE_WRITE_BINDINGS=1 cargo test -p hone-app --lib ipc` and commit it"
         );
+    }
+
+    /// No key crosses the wire in camelCase: walks the generated bindings, the
+    /// TypeScript twin of every value and command, for object keys, enum
+    /// values and invoke arguments with an uppercase letter.
+    #[test]
+    fn the_wire_has_one_casing() {
+        let bindings =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(BINDINGS)).unwrap();
+        let (commands, rest) = bindings.split_once("/* Types */").unwrap();
+        let (types, _runtime) = rest.split_once("/* Tauri Specta runtime */").unwrap();
+        let has_upper = |s: &str| s.chars().any(|c| c.is_ascii_uppercase());
+        let mut camel = Vec::new();
+
+        // Outside comments, a quoted string in a type is an enum value, and
+        // `name:` or `name?:` is an object key.
+        for (i, piece) in without_comments(types).split('"').enumerate() {
+            if i % 2 == 1 {
+                if has_upper(piece) {
+                    camel.push(format!("value \"{piece}\""));
+                }
+            } else {
+                let keys = object_keys(piece).into_iter().filter(|k| has_upper(k));
+                camel.extend(keys.map(|k| format!("key {k}")));
+            }
+        }
+
+        // `__TAURI_INVOKE("command", { argument, … })`: the keys Tauri reads.
+        let mut invokes = 0;
+        for call in commands.split("__TAURI_INVOKE").skip(1) {
+            let Some((_, call)) = call.split_once("(\"") else {
+                continue;
+            };
+            invokes += 1;
+            let (command, call) = call.split_once('"').unwrap();
+            let Some(arguments) = call.strip_prefix(", { ") else {
+                continue;
+            };
+            let (arguments, _) = arguments.split_once(" }").unwrap();
+            let camel_arguments = arguments.split(", ").filter(|a| has_upper(a));
+            camel.extend(camel_arguments.map(|a| format!("argument {a} of {command}")));
+        }
+        assert!(invokes > 10, "no commands found in {BINDINGS}");
+        assert!(
+            camel.is_empty(),
+            "camelCase on the wire: {camel:?}. Name fields as Rust does (no rename_all to \
+             camelCase), enum values in snake_case, and command arguments in one word: \
+             tauri-specta writes `a_b` as `aB`, which a snake_case command does not read"
+        );
+    }
+
+    /// `code` without its `/* … */` comments.
+    fn without_comments(code: &str) -> String {
+        let mut kept = String::new();
+        let mut rest = code;
+        while let Some(open) = rest.find("/*") {
+            kept.push_str(&rest[..open]);
+            rest = rest[open..].split_once("*/").map_or("", |(_, after)| after);
+        }
+        kept.push_str(rest);
+        kept
+    }
+
+    /// The identifiers in `code` followed by `:` or `?:`.
+    fn object_keys(code: &str) -> Vec<&str> {
+        let mut keys = Vec::new();
+        let mut start = None;
+        for (i, byte) in code.bytes().enumerate() {
+            let in_identifier = byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'$';
+            match (in_identifier, start) {
+                (true, None) => start = Some(i),
+                (false, Some(from)) => {
+                    let after = &code[i..];
+                    if after.starts_with(':') || after.starts_with("?:") {
+                        keys.push(&code[from..i]);
+                    }
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        keys
     }
 
     /// Reads the command names out of a builder's configuration.

@@ -67,8 +67,8 @@ fn watch_session(app: &AppHandle, session: Session) -> CommandResult<Startup> {
     Ok(state.startup_view(&session))
 }
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn startup(app: AppHandle) -> CommandResult<Startup> {
     blocking(move || {
         let state = app.state::<AppState>();
@@ -97,21 +97,20 @@ pub async fn startup(app: AppHandle) -> CommandResult<Startup> {
     .await
 }
 
-/// Opens `path` as the library, with `user_root` as the lower-priority
-/// user-level skills folder (`None` keeps none).
-#[tauri::command]
+/// Opens `path` as the library, with `user` as the lower-priority user-level
+/// skills folder (`None` keeps none).
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn open_library(
     app: AppHandle,
     path: String,
-    user_root: Option<String>,
+    user: Option<String>,
 ) -> CommandResult<Startup> {
-    blocking(move || open_and_watch(&app, Path::new(&path), user_root.as_deref().map(Path::new)))
-        .await
+    blocking(move || open_and_watch(&app, Path::new(&path), user.as_deref().map(Path::new))).await
 }
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn forget_recent(state: State<'_, AppState>, path: String) -> Vec<String> {
     state.preferences.forget(&path)
 }
@@ -148,8 +147,8 @@ pub(crate) fn refresh(app: &AppHandle, changed: Vec<String>) -> CommandResult<()
     Ok(())
 }
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn create_skill(app: AppHandle, root: String, name: String) -> CommandResult<String> {
     blocking(move || {
         let session = app.state::<AppState>().session();
@@ -164,8 +163,8 @@ pub async fn create_skill(app: AppHandle, root: String, name: String) -> Command
     .await
 }
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn rename_skill(app: AppHandle, dir: String, name: String) -> CommandResult<String> {
     blocking(move || {
         let session = app.state::<AppState>().session();
@@ -178,8 +177,8 @@ pub async fn rename_skill(app: AppHandle, dir: String, name: String) -> CommandR
     .await
 }
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn delete_skill(app: AppHandle, dir: String) -> CommandResult<()> {
     blocking(move || {
         let session = app.state::<AppState>().session();
@@ -203,17 +202,16 @@ fn skill_dir(session: &Session, dir: &str) -> CommandResult<PathBuf> {
     Ok(dir)
 }
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn library_costs(
     app: AppHandle,
     tokenizer: String,
-    context_window: u64,
+    window: u64,
 ) -> CommandResult<LibraryCosts> {
     blocking(move || {
         let session = app.state::<AppState>().session();
-        engine::library_costs(session.library(), &tokenizer, context_window)
-            .map_err(CommandError::from)
+        engine::library_costs(session.library(), &tokenizer, window).map_err(CommandError::from)
     })
     .await
 }

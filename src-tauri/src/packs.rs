@@ -21,8 +21,8 @@ use crate::events::{AppEvent, Progress};
 use crate::session::display;
 use crate::views::{BlockedSkill, ExportOutcome, ExportRequest};
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn export_pack(app: AppHandle, request: ExportRequest) -> CommandResult<ExportOutcome> {
     blocking(move || {
         let state = app.state::<AppState>();
@@ -73,8 +73,8 @@ pub async fn export_pack(app: AppHandle, request: ExportRequest) -> CommandResul
 }
 
 /// What importing `pack` into `destination` would add and replace.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn plan_import(
     app: AppHandle,
     pack: String,
@@ -94,8 +94,8 @@ pub async fn plan_import(
 
 /// Imports `pack` into `destination`, replacing existing skills only with
 /// `replace`; the library is re-read when the destination is one of its roots.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn import_pack(
     app: AppHandle,
     pack: String,

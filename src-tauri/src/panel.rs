@@ -27,8 +27,8 @@ const MAX_IMPORT_BYTES: u64 = 4 * 1024 * 1024;
 /// Which rankers can run here (semantic and hybrid need the embedding
 /// model), each with the threshold it selects with in the opened library:
 /// the one calibrated for it, else its own.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn ranker_status(app: AppHandle) -> Vec<RankerStatus> {
     let model = resolve_model_dir(None);
     let session = app.state::<AppState>().session();
@@ -71,8 +71,8 @@ fn default_threshold(kind: RankerKind) -> f32 {
 /// The names among `names` that no skill of the library answers to (by
 /// name or folder name): the names a run would refuse, found where a case is
 /// written instead.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn unknown_skills(state: tauri::State<'_, AppState>, names: Vec<String>) -> Vec<String> {
     let session = state.session();
     let identities = Identities::from_library(session.library());
@@ -86,8 +86,8 @@ pub fn unknown_skills(state: tauri::State<'_, AppState>, names: Vec<String>) -> 
 }
 
 /// Ranks the library for `query`, with the open skill's text as typed.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn rank_query(
     app: AppHandle,
     query: String,
@@ -108,8 +108,8 @@ pub async fn rank_query(
 }
 
 /// The suites of the opened library.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn list_suites(state: tauri::State<'_, AppState>) -> Vec<SuiteSummary> {
     let session = state.session();
     library_suites(session.roots())
@@ -140,8 +140,8 @@ pub fn list_suites(state: tauri::State<'_, AppState>) -> Vec<SuiteSummary> {
         .collect()
 }
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn suite_cases(state: tauri::State<'_, AppState>, path: String) -> CommandResult<SuiteView> {
     let path = state.session().confine(&path)?;
     suite_view(&path)
@@ -149,8 +149,8 @@ pub fn suite_cases(state: tauri::State<'_, AppState>, path: String) -> CommandRe
 
 /// Runs one suite with the open skill's text as typed; progress is reported
 /// as events, and the result compared with the previous run.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn run_eval(
     app: AppHandle,
     path: String,
@@ -193,8 +193,8 @@ pub async fn run_eval(
 }
 
 /// Adds, replaces or removes a case; the file keeps everything else as written.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn edit_suite(
     state: tauri::State<'_, AppState>,
     path: String,
@@ -216,8 +216,8 @@ pub fn edit_suite(
 }
 
 /// Creates `evals/NAME.yaml` in the opened library, empty.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn create_suite(state: tauri::State<'_, AppState>, name: String) -> CommandResult<String> {
     let session = state.session();
     let root = session
@@ -240,8 +240,8 @@ pub fn create_suite(state: tauri::State<'_, AppState>, name: String) -> CommandR
 
 /// Appends the cases of a skill-creator trigger-eval file (chosen by the
 /// user anywhere on disk) for `skill` to the suite at `suite`.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn import_trigger_evals(
     state: tauri::State<'_, AppState>,
     file: String,

@@ -17,8 +17,8 @@ pub const PREVIEW_SCHEME: &str = "hone-preview";
 /// Largest text resource the viewer opens, to keep the window responsive.
 const MAX_RESOURCE_BYTES: u64 = 2 * 1024 * 1024;
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn preview(
     state: State<'_, AppState>,
     path: String,
@@ -115,8 +115,8 @@ fn resource_type(path: &Path, bytes: &[u8]) -> &'static str {
     }
 }
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn read_resource(state: State<'_, AppState>, path: String) -> CommandResult<String> {
     let path = state.session().confine(&path)?;
     let metadata = std::fs::metadata(&path).map_err(|e| CommandError::io(&e))?;

@@ -58,7 +58,7 @@ struct Shared {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Never started.
     #[default]
@@ -72,7 +72,6 @@ pub enum Phase {
 
 /// One line of the panel's log.
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct LogEntry {
     pub seq: u64,
     /// Milliseconds since the Unix epoch.
@@ -84,7 +83,6 @@ pub struct LogEntry {
 
 /// A `--print-config` snippet for one client.
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct Snippet {
     pub client: &'static str,
     pub label: &'static str,
@@ -94,7 +92,6 @@ pub struct Snippet {
 
 /// What the panel shows.
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct ServeStatus {
     pub phase: Phase,
     /// `http://127.0.0.1:PORT/mcp` while running.
@@ -368,8 +365,8 @@ fn library_roots(app: &AppHandle) -> Vec<PathBuf> {
 
 /// Serves the open library at `127.0.0.1:PORT` (0: any free port), with a
 /// new bearer token when `token`, leaving out skills with errors when `strict`.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn serve_start(
     app: AppHandle,
     serving: State<'_, Serving>,
@@ -385,16 +382,16 @@ pub fn serve_start(
     Ok(serving.status(roots, 0))
 }
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn serve_stop(app: AppHandle, serving: State<'_, Serving>) -> ServeStatus {
     serving.stop("stopped from the panel");
     serving.status(library_roots(&app), 0)
 }
 
 /// The server's state and the log entries after `since`.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn serve_status(app: AppHandle, serving: State<'_, Serving>, since: u64) -> ServeStatus {
     serving.status(library_roots(&app), since)
 }

@@ -10,10 +10,13 @@ use serde::{Deserialize, Serialize};
 const RECENT_LIMIT: usize = 10;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[serde(default)]
 pub struct Settings {
     /// Most recent first; the first entry is the library opened at start.
     pub recent: Vec<String>,
+    /// Written as `userRoot` before the app's JSON became snake_case; the alias
+    /// keeps the folder of a settings file saved then.
+    #[serde(alias = "userRoot")]
     pub user_root: Option<String>,
 }
 
@@ -71,7 +74,7 @@ mod tests {
     }
 
     #[test]
-    fn round_trips_and_tolerates_garbage() {
+    fn round_trips_reads_the_old_casing_and_tolerates_garbage() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("nested/settings.json");
         assert_eq!(Settings::load(&file), Settings::default());
@@ -80,6 +83,8 @@ mod tests {
         settings.user_root = Some("/home/me/.claude/skills".into());
         settings.save(&file).unwrap();
         assert_eq!(Settings::load(&file), settings);
+        std::fs::write(&file, r#"{"recent": ["/a"], "userRoot": "/u"}"#).unwrap();
+        assert_eq!(Settings::load(&file).user_root.as_deref(), Some("/u"));
         std::fs::write(&file, "{not json").unwrap();
         assert_eq!(Settings::load(&file), Settings::default());
     }

@@ -33,8 +33,8 @@ pub struct LibraryStages {
 /// reused while this holds it.)
 static LAST: Mutex<Option<(Weak<Session>, LibraryStages)>> = Mutex::new(None);
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub async fn library_stage_costs(
     app: AppHandle,
     tokenizer: String,

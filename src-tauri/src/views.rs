@@ -1,6 +1,6 @@
 //! The values the commands send to the window.
 //!
-//! Each is camelCase on the wire and derives `specta::Type`: its TypeScript
+//! Each is snake_case on the wire, like the engine's types, and derives `specta::Type`: its TypeScript
 //! twin in `ui/src/lib/bindings.ts` is generated from it (see [`crate::ipc`]).
 
 use hone_core::catalog::BudgetReport;
@@ -17,7 +17,6 @@ use serde::{Deserialize, Serialize};
 
 /// What the window needs to draw its first frame.
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct Startup {
     pub library: LibraryView,
     pub recent: Vec<String>,
@@ -27,21 +26,19 @@ pub struct Startup {
 /// Which root a skill comes from: the opened library, or the optional
 /// user-level skills folder it takes priority over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "snake_case")]
 pub enum RootKind {
     Project,
     User,
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct RootView {
     pub path: String,
     pub kind: RootKind,
 }
 
 #[derive(Debug, Clone, Default, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct LibraryView {
     pub roots: Vec<RootView>,
     pub skills: Vec<SkillSummary>,
@@ -57,7 +54,6 @@ pub struct LibraryView {
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct SkillSummary {
     pub id: String,
     pub dir_name: String,
@@ -73,7 +69,6 @@ pub struct SkillSummary {
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct ShadowedView {
     pub id: String,
     pub kept: String,
@@ -81,7 +76,6 @@ pub struct ShadowedView {
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct ProblemView {
     pub path: String,
     pub message: String,
@@ -89,7 +83,6 @@ pub struct ProblemView {
 
 /// A skill file as read from disk.
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct SkillFile {
     pub path: String,
     pub text: String,
@@ -98,7 +91,6 @@ pub struct SkillFile {
 
 /// Everything the editor shows about the current text.
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct Analysis {
     pub diagnostics: Vec<Diagnostic>,
     /// The frontmatter as JSON when it parses as a mapping.
@@ -117,7 +109,6 @@ pub struct Analysis {
 
 /// Token cost of each loading stage of a skill.
 #[derive(Debug, Clone, Default, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct StageCosts {
     pub tokenizer: String,
     pub metadata: u64,
@@ -126,7 +117,6 @@ pub struct StageCosts {
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct ResourceView {
     pub path: String,
     pub size: u64,
@@ -135,7 +125,6 @@ pub struct ResourceView {
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct Preview {
     /// Address of the rendered body for the preview frame.
     pub url: String,
@@ -144,13 +133,12 @@ pub struct Preview {
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(tag = "kind", rename_all = "camelCase")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SaveOutcome {
     Saved {
         stamp: Stamp,
     },
     /// The file changed on disk since it was read; nothing was written.
-    #[serde(rename_all = "camelCase")]
     Conflict {
         disk_text: Option<String>,
         disk_stamp: Option<Stamp>,
@@ -159,7 +147,6 @@ pub enum SaveOutcome {
 
 /// Library-wide token figures for the chosen tokenizer and context window.
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct LibraryCosts {
     pub tokenizer: String,
     pub metadata_total: u64,
@@ -174,7 +161,6 @@ pub struct LibraryCosts {
 
 /// Sent through the watch channel when files of the library change on disk.
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct LibraryChanged {
     pub library: LibraryView,
     /// The `SKILL.md` files whose content changed, appeared or vanished.
@@ -190,7 +176,6 @@ pub fn count(diagnostics: &[Diagnostic], severity: Severity) -> u32 {
 
 /// A ranking of the library for the test-query panel.
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct Ranking {
     pub ranker: RankerKind,
     /// The ranker's own threshold (the panel's slider starts there).
@@ -203,7 +188,6 @@ pub struct Ranking {
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct RankedView {
     /// 1-based.
     pub rank: usize,
@@ -220,7 +204,6 @@ pub struct RankedView {
 /// The open skill's rank (1-based, within the top 50) with the editor's text
 /// and with the saved file.
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct OpenRank {
     pub id: String,
     pub now: Option<usize>,
@@ -231,7 +214,6 @@ pub struct OpenRank {
 
 /// Whether a ranker can be used, and if not, what to do about it.
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct RankerStatus {
     pub kind: RankerKind,
     pub available: bool,
@@ -243,14 +225,12 @@ pub struct RankerStatus {
 
 /// The editor's text of the open skill, for rankings that include unsaved edits.
 #[derive(Debug, Clone, Deserialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct OpenText {
     pub path: String,
     pub text: String,
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct SuiteSummary {
     pub path: String,
     /// File name relative to the library's `evals/` folder.
@@ -264,7 +244,6 @@ pub struct SuiteSummary {
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct SuiteView {
     pub path: String,
     pub name: String,
@@ -274,7 +253,7 @@ pub struct SuiteView {
 
 /// A change to one suite file.
 #[derive(Debug, Clone, Deserialize, specta::Type)]
-#[serde(tag = "kind", rename_all = "camelCase")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SuiteEdit {
     Add { case: Case },
     Replace { index: usize, case: Case },
@@ -282,7 +261,6 @@ pub enum SuiteEdit {
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct EvalRun {
     pub report: Report,
     /// Against the previous run of the same suite and ranker in this session.
@@ -293,7 +271,6 @@ pub struct EvalRun {
 
 /// Which skills go into a pack.
 #[derive(Debug, Clone, Deserialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct ExportRequest {
     /// Skill folders.
     pub skills: Vec<String>,
@@ -306,14 +283,13 @@ pub struct ExportRequest {
 
 /// The result of an export: written, or refused for findings at error level.
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(tag = "kind", rename_all = "camelCase")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ExportOutcome {
     Written { report: ExportReport },
     Blocked { skills: Vec<BlockedSkill> },
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
 pub struct BlockedSkill {
     pub name: String,
     /// Its `SKILL.md`, for the window to open.

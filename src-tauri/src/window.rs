@@ -12,8 +12,8 @@ use crate::state::AppState;
 
 /// The window reports that it became usable; answers how long after the
 /// process started that was (the first report counts).
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn mark_ready(state: State<'_, AppState>) -> u64 {
     let mut ready = lock(&state.window.ready_ms);
     *ready.get_or_insert_with(|| {
@@ -24,21 +24,21 @@ pub fn mark_ready(state: State<'_, AppState>) -> u64 {
 }
 
 /// Registers the window's channel for library changes and close requests.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn subscribe(state: State<'_, AppState>, events: Channel<AppEvent>) {
     *lock(&state.window.events) = Some(events);
 }
 
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn set_dirty(state: State<'_, AppState>, dirty: bool) {
     state.window.dirty.store(dirty, Ordering::Relaxed);
 }
 
 /// Closes the window after the user chose to discard or saved.
-#[tauri::command]
 #[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
 pub fn close_window(state: State<'_, AppState>, window: Window) -> CommandResult<()> {
     state.window.dirty.store(false, Ordering::Relaxed);
     window.close().map_err(CommandError::failed)

@@ -206,7 +206,7 @@ fn the_serving_story() {
         // Opening another library stops serving the old one.
         app.invoke(
             "open_library",
-            serde_json::json!({"path": other.display().to_string(), "userRoot": null}),
+            serde_json::json!({"path": other.display().to_string(), "user": null}),
         )
         .await
         .unwrap();

@@ -247,6 +247,9 @@ fn search_why_contrasts_two_skills() {
         "the expected skill leads"
     );
     assert_eq!(json["neither"], serde_json::json!(["last", "three"]));
+    // snake_case like every key of hone's JSON (it was `strongestPart`).
+    let field = &json["expected"]["fields"][0];
+    assert!(field.get("strongest_part").is_some(), "{field}");
 
     let (code, _, err) = run(hone().arg("search").arg(skills()).arg(request).args([
         "--ranker",

@@ -15,7 +15,7 @@ use crate::yaml::{self, Node, Value};
 /// A value the form can give a key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(tag = "kind", content = "value", rename_all = "camelCase")]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
 pub enum FieldValue {
     Text(String),
     Bool(bool),

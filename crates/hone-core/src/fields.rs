@@ -81,7 +81,6 @@ pub enum ValueType {
 /// One frontmatter key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "camelCase")]
 pub struct Field {
     pub key: &'static str,
     /// A short human name for forms and docs.
@@ -511,8 +510,8 @@ mod tests {
         assert_eq!(json["values"][4], "max");
         assert_eq!(json["readers"], serde_json::json!(["claude-code"]));
         let json = serde_json::to_value(DESCRIPTION).unwrap();
-        assert_eq!(json["maxChars"], 1024);
-        assert_eq!(json["listingChars"], 1536);
+        assert_eq!(json["max_chars"], 1024);
+        assert_eq!(json["listing_chars"], 1536);
         let json = serde_json::to_value(lookup("paths").unwrap()).unwrap();
         assert_eq!(
             (&json["type"], &json["split"]),

@@ -78,7 +78,6 @@ impl Monitor {
 /// One answered request.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "camelCase")]
 pub struct Answered {
     /// The JSON-RPC method (`tools/call`, `resources/read`, …).
     pub method: &'static str,

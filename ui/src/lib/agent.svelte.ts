@@ -36,8 +36,8 @@ export class AgentChoice {
 
   choice(): ProviderChoice {
     const info = this.info;
-    const model = this.model.trim() || (this.provider === 'local' ? null : (info?.defaultModel ?? null));
-    return { provider: this.provider, model, baseUrl: this.provider === 'openai' && this.baseUrl.trim() ? this.baseUrl.trim() : null, runs: null };
+    const model = this.model.trim() || (this.provider === 'local' ? null : (info?.default_model ?? null));
+    return { provider: this.provider, model, base_url: this.provider === 'openai' && this.baseUrl.trim() ? this.baseUrl.trim() : null, runs: null };
   }
 }
 

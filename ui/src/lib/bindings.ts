@@ -21,10 +21,10 @@ export const commands = {
 	 */
 	markReady: () => __TAURI_INVOKE<number>("mark_ready"),
 	/**
-	 *  Opens `path` as the library, with `user_root` as the lower-priority
-	 *  user-level skills folder (`None` keeps none).
+	 *  Opens `path` as the library, with `user` as the lower-priority user-level
+	 *  skills folder (`None` keeps none).
 	 */
-	openLibrary: (path: string, userRoot: string | null) => typedError<Startup, CommandError>(__TAURI_INVOKE("open_library", { path, userRoot })),
+	openLibrary: (path: string, user: string | null) => typedError<Startup, CommandError>(__TAURI_INVOKE("open_library", { path, user })),
 	forgetRecent: (path: string) => __TAURI_INVOKE<string[]>("forget_recent", { path }),
 	openSkill: (path: string) => typedError<SkillFile, CommandError>(__TAURI_INVOKE("open_skill", { path })),
 	analyze: (path: string, text: string) => typedError<Analysis, CommandError>(__TAURI_INVOKE("analyze", { path, text })),
@@ -38,7 +38,7 @@ export const commands = {
 	createSkill: (root: string, name: string) => typedError<string, CommandError>(__TAURI_INVOKE("create_skill", { root, name })),
 	renameSkill: (dir: string, name: string) => typedError<string, CommandError>(__TAURI_INVOKE("rename_skill", { dir, name })),
 	deleteSkill: (dir: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_skill", { dir })),
-	libraryCosts: (tokenizer: string, contextWindow: number) => typedError<LibraryCosts, CommandError>(__TAURI_INVOKE("library_costs", { tokenizer, contextWindow })),
+	libraryCosts: (tokenizer: string, window: number) => typedError<LibraryCosts, CommandError>(__TAURI_INVOKE("library_costs", { tokenizer, window })),
 	libraryStageCosts: (tokenizer: string) => typedError<LibraryStages, CommandError>(__TAURI_INVOKE("library_stage_costs", { tokenizer })),
 	/**  Registers the window's channel for library changes and close requests. */
 	subscribe: (events: Channel<AppEvent>) => __TAURI_INVOKE<void>("subscribe", { events }),
@@ -78,8 +78,11 @@ export const commands = {
 	importTriggerEvals: (file: string, skill: string, suite: string) => typedError<SuiteView, CommandError>(__TAURI_INVOKE("import_trigger_evals", { file, skill, suite })),
 	/**  The named runs kept with the opened library, oldest first. */
 	listNamedRuns: () => typedError<RunListing, CommandError>(__TAURI_INVOKE("list_named_runs")),
-	/**  Keeps `report` under `name` in `evals/runs/`. */
-	saveNamedRun: (name: string, report: Report, withEdits: boolean, replace: boolean) => typedError<RunSummary, CommandError>(__TAURI_INVOKE("save_named_run", { name, report, withEdits, replace })),
+	/**
+	 *  Keeps `report` under `name` in `evals/runs/`; `edited`: whether unsaved
+	 *  edits were part of the run.
+	 */
+	saveNamedRun: (name: string, report: Report, edited: boolean, replace: boolean) => typedError<RunSummary, CommandError>(__TAURI_INVOKE("save_named_run", { name, report, edited, replace })),
 	deleteNamedRun: (name: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_named_run", { name })),
 	/**  Compares `report` (a run of the suite at `path`) with `baseline`. */
 	compareWithBaseline: (baseline: Baseline, path: string, ranker: RankerKind, threshold: number | null, report: Report) => typedError<BaselineComparison, CommandError>(__TAURI_INVOKE("compare_with_baseline", { baseline, path, ranker, threshold, report })),
@@ -157,9 +160,9 @@ export type AgentAnswer = {
 	selected: boolean,
 	threshold: number,
 	calls: number,
-	fromCache: number,
+	from_cache: number,
 	millis: number,
-	withEdits: boolean,
+	with_edits: boolean,
 };
 
 /**  What the agent made of the suggestions, beside [`Suggestions`]. */
@@ -225,7 +228,7 @@ export type AgentRun = {
 	report: Report,
 	agent: AgentSummary,
 	offline: Report | null,
-	withEdits: boolean,
+	with_edits: boolean,
 };
 
 /**  What the agent run did, beside the eval report. */
@@ -276,15 +279,15 @@ export type Analysis = {
 	/**  The frontmatter as JSON when it parses as a mapping. */
 	fields: { [key in string]: Value } | null,
 	/**  Why the form cannot be used (unclosed frontmatter, broken YAML). */
-	formBlocked: string | null,
+	form_blocked: string | null,
 	costs: StageCosts,
-	descriptionChars: number,
+	description_chars: number,
 	/**  Characters of description + when_to_use, which Claude Code caps. */
-	listingChars: number,
+	listing_chars: number,
 	/**  Per client: loads, loads with changes or refused, and why. */
 	compatibility: SkillCompat,
 	/**  Time the engine took, in microseconds. */
-	engineMicros: number,
+	engine_micros: number,
 };
 
 /**  One answered request. */
@@ -299,9 +302,9 @@ export type Answered = {
 };
 
 /**  Messages the app pushes to the window on its channel. */
-export type AppEvent = { kind: "libraryChanged"; data: LibraryChanged } | 
+export type AppEvent = { kind: "library_changed"; data: LibraryChanged } | 
 /**  The user asked to close the window while it had unsaved edits. */
-{ kind: "closeRequested" } | 
+{ kind: "close_requested" } | 
 /**  How far a long task has come (embedding a library, an eval run, an export). */
 { kind: "progress"; data: Progress };
 
@@ -604,7 +607,7 @@ export type ErrorKind =
 /**  A path outside the opened library, or another request Hone refuses. */
 "refused" | 
 /**  A file or folder the command needs does not exist. */
-"notFound" | 
+"not_found" | 
 /**  Reading or writing failed. */
 "io" | 
 /**  What the command needs is not there yet: no library, no model. */
@@ -617,7 +620,7 @@ export type EvalRun = {
 	/**  Against the previous run of the same suite and ranker in this session. */
 	comparison: Comparison | null,
 	/**  Whether unsaved edits of the open skill were part of the run. */
-	withEdits: boolean,
+	with_edits: boolean,
 };
 
 /**  Why a skill matched, for the search panel to show and highlight. */
@@ -665,7 +668,7 @@ export type ExportRequest = {
 	/**  Whose validation gates the export. */
 	target: Target,
 	output: string,
-	allowErrors: boolean,
+	allow_errors: boolean,
 };
 
 /**  One skill as exported. */
@@ -691,12 +694,12 @@ export type Field = {
 	label: string,
 	readers: Reader[],
 	/**  Characters the value may have, where a limit applies. */
-	maxChars: number | null,
+	max_chars: number | null,
 	/**
 	 *  Characters Claude Code keeps of this field and `when_to_use` together
 	 *  in its skill listing (skills docs; `skillListingMaxDescChars`).
 	 */
-	listingChars: number | null,
+	listing_chars: number | null,
 	/**  Written words the author may pick from, beyond which any text goes. */
 	suggestions: string[],
 	/**
@@ -712,7 +715,7 @@ export type FieldHighlight = {
 	field: RoutingField,
 	segments: Segment[],
 	/**  The part of this field that contributed most to a semantic match. */
-	strongestPart: string | null,
+	strongest_part: string | null,
 };
 
 /**  A value the form can give a key. */
@@ -778,7 +781,7 @@ export type ImportReport = {
 /**  Where a provider's key comes from. Never the key itself. */
 export type KeySource = 
 /**  The provider needs no key. */
-"notNeeded" | "environment" | "keyring" | 
+"not_needed" | "environment" | "keyring" | 
 /**  Typed in this session; no OS keyring to keep it in. */
 "session" | "missing";
 
@@ -817,14 +820,14 @@ export type LibraryChanged = {
 /**  Library-wide token figures for the chosen tokenizer and context window. */
 export type LibraryCosts = {
 	tokenizer: string,
-	metadataTotal: number,
-	contextWindow: number,
+	metadata_total: number,
+	context_window: number,
 	/**  Claude Code's listing at this window, as the engine simulates it. */
 	listing: BudgetReport,
 	/**  The Claude Code settings files read, in the order applied. */
-	settingsSources: string[],
+	settings_sources: string[],
 	/**  Settings that could not be read or understood. */
-	settingsProblems: string[],
+	settings_problems: string[],
 };
 
 export type LibraryHealth = {
@@ -859,7 +862,7 @@ export type LibraryView = {
 	shadowed: ShadowedView[],
 	problems: ProblemView[],
 	/**  Time to scan and load the library. */
-	loadMs: number,
+	load_ms: number,
 	/**
 	 *  Whose rules decide which findings are errors: the library's remembered
 	 *  target, else the engine's default.
@@ -912,7 +915,7 @@ export type ListingStyle =
 export type LogEntry = {
 	seq: number,
 	/**  Milliseconds since the Unix epoch. */
-	atMs: number,
+	at_ms: number,
 	/**  `None` for a line about the server's life. */
 	request: Answered | null,
 	text: string,
@@ -1104,7 +1107,7 @@ export type ProviderChoice = {
 	/**  A model name; for `local`, a GGUF file (none: the installed default). */
 	model?: string | null,
 	/**  An OpenAI-compatible server (Ollama, llama.cpp, vLLM) instead of OpenAI's API. */
-	baseUrl?: string | null,
+	base_url?: string | null,
 	/**  Times each request is asked (none: 1 for `local`, else 3). */
 	runs?: number | null,
 };
@@ -1119,7 +1122,7 @@ export type ProviderInfo = {
 	/**  Models with a price in the table; any other name may be typed. */
 	models: string[],
 	/**  The model used when none is chosen (`local`: the installed file). */
-	defaultModel: string | null,
+	default_model: string | null,
 	/**  Whether it can run here now; `note` says why not. */
 	available: boolean,
 	note: string | null,
@@ -1171,14 +1174,14 @@ export type RankerStatus = {
 	 *  The ranker's threshold, known before its first ranking so the panel
 	 *  shows it at once (building a semantic ranker can take seconds).
 	 */
-	defaultThreshold: number,
+	default_threshold: number,
 };
 
 /**  A ranking of the library for the test-query panel. */
 export type Ranking = {
 	ranker: RankerKind,
 	/**  The ranker's own threshold (the panel's slider starts there). */
-	defaultThreshold: number,
+	default_threshold: number,
 	results: RankedView[],
 	/**  Where the open skill ranks, when a skill is open. */
 	open: OpenRank | null,
@@ -1247,7 +1250,7 @@ export type Report = {
 export type ResourceView = {
 	path: string,
 	size: number,
-	isText: boolean,
+	is_text: boolean,
 	tokens: number | null,
 };
 
@@ -1299,7 +1302,7 @@ export type RunSummary = {
 
 export type SaveOutcome = { kind: "saved"; stamp: Stamp } | 
 /**  The file changed on disk since it was read; nothing was written. */
-{ kind: "conflict"; diskText: string | null; diskStamp: Stamp | null };
+{ kind: "conflict"; disk_text: string | null; disk_stamp: Stamp | null };
 
 /**  A run of a field's text, matched (`hit`) or not. */
 export type Segment = {
@@ -1352,10 +1355,10 @@ export type ServeStatus = {
 	snippets: Snippet[],
 	/**  The `hone` the snippets start, and whether it was found. */
 	program: string,
-	programFound: boolean,
+	program_found: boolean,
 	/**  Log entries after the `since` asked for, oldest first. */
 	log: LogEntry[],
-	defaultPort: number,
+	default_port: number,
 };
 
 /**  How serious a finding is. Ordered so that `Error > Warning > Info`. */
@@ -1422,7 +1425,7 @@ export type SkillSide = {
 
 export type SkillSummary = {
 	id: string,
-	dirName: string,
+	dir_name: string,
 	dir: string,
 	path: string,
 	/**  Index into `LibraryView::roots`. */
@@ -1431,7 +1434,7 @@ export type SkillSummary = {
 	errors: number,
 	warnings: number,
 	/**  Tokens of what an agent always sees (name and description). */
-	metadataTokens: number,
+	metadata_tokens: number,
 };
 
 /**  A `--print-config` snippet for one client. */

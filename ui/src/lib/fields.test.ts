@@ -5,14 +5,14 @@ import type { FieldReader, FrontmatterField } from './ipc';
 // A few rows in the shape `frontmatter_fields` sends (hone_core::fields).
 const base = {
   readers: ['claude-code'] as FieldReader[],
-  maxChars: null,
-  listingChars: null,
+  max_chars: null,
+  listing_chars: null,
   suggestions: [] as string[],
   respelled: false,
   help: '',
 };
 const table: FrontmatterField[] = [
-  { ...base, key: 'name', label: 'Name', type: 'string', readers: ['agentskills', 'claude-code', 'claude-api', 'copilot'], maxChars: 64 },
+  { ...base, key: 'name', label: 'Name', type: 'string', readers: ['agentskills', 'claude-code', 'claude-api', 'copilot'], max_chars: 64 },
   { ...base, key: 'effort', label: 'Effort', type: 'enum', values: ['low', 'high'] },
   { ...base, key: 'paths', label: 'Paths', type: 'list', split: 'globs' },
   { ...base, key: 'hooks', label: 'Hooks', type: 'map' },

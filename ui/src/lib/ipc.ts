@@ -152,5 +152,5 @@ export type ConfirmedSuggestions = import('./bindings').Suggestions;
 /** The first suggestions re-run on the held-out cases by the local agent model. */
 export const confirmSuggestions = throwing(commands.confirmSuggestions);
 
-/** Remembers the open library's target (its evals/hone-settings.json); a `libraryChanged` event follows with the library checked for it. */
+/** Remembers the open library's target (its evals/hone-settings.json); a `library_changed` event follows with the library checked for it. */
 export const setLibraryTarget = throwing(commands.setLibraryTarget);

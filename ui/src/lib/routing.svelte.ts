@@ -32,7 +32,7 @@ export class RoutingChoice {
   refreshStatuses(statuses: RankerStatus[]): void {
     this.statuses = statuses;
     const status = statuses.find((s) => s.kind === this.ranker);
-    if (status && this.thresholdIsDefault) this.threshold = status.defaultThreshold;
+    if (status && this.thresholdIsDefault) this.threshold = status.default_threshold;
   }
 
   /** Chooses a ranker with its own threshold, shown at once, not when its first results arrive. */
@@ -40,7 +40,7 @@ export class RoutingChoice {
     this.ranker = kind;
     const status = this.statuses.find((s) => s.kind === kind);
     if (status) {
-      this.threshold = status.defaultThreshold;
+      this.threshold = status.default_threshold;
       this.thresholdIsDefault = true;
     }
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RankerStatus } from './ipc';
 import { RoutingChoice } from './routing.svelte';
 
-const status = (kind: RankerStatus['kind'], available: boolean, defaultThreshold: number): RankerStatus => ({ kind, available, note: null, defaultThreshold });
+const status = (kind: RankerStatus['kind'], available: boolean, defaultThreshold: number): RankerStatus => ({ kind, available, note: null, default_threshold: defaultThreshold });
 
 describe('RoutingChoice', () => {
   it('starts on hybrid where its model is installed, with its threshold', () => {

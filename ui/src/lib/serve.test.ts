@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mergeLog } from './serve';
 import type { ServeLogEntry } from './ipc';
 
-const entry = (seq: number): ServeLogEntry => ({ seq, atMs: 0, request: null, text: `line ${seq}` });
+const entry = (seq: number): ServeLogEntry => ({ seq, at_ms: 0, request: null, text: `line ${seq}` });
 
 describe('mergeLog', () => {
   it('appends what is new and keeps the latest', () => {

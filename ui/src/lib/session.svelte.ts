@@ -161,7 +161,7 @@ export class Session {
       this.analysis = result;
       if (result.fields) this.lastGoodFields = { path: open.path, fields: result.fields };
       editor.showDiagnostics(snapshot, result.diagnostics);
-      this.timings.analysisEngineMs = result.engineMicros / 1000;
+      this.timings.analysisEngineMs = result.engine_micros / 1000;
       afterPaint(this.editedAt, (at) => (this.timings.editToFindingsMs = performance.now() - at));
       this.editedAt = null;
       if (this.timings.readyMs === null) afterPaint(0, () => void this.markReady());
@@ -239,7 +239,7 @@ export class Session {
         this.message = null;
         return true;
       }
-      this.conflict = { diskText: outcome.diskText, diskStamp: outcome.diskStamp };
+      this.conflict = { diskText: outcome.disk_text, diskStamp: outcome.disk_stamp };
     } catch (e) {
       this.message = String(e);
     }
@@ -344,7 +344,7 @@ export class Session {
   }
 
   async onAppEvent(event: AppEvent): Promise<void> {
-    if (event.kind === 'closeRequested') {
+    if (event.kind === 'close_requested') {
       this.dialogs.show({ kind: 'unsaved', then: () => void ipc.closeWindow() });
       return;
     }

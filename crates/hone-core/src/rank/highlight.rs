@@ -16,7 +16,6 @@ use super::{Explanation, RoutingDoc, RoutingField};
 /// One routing field of a match, ready to paint.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "camelCase")]
 pub struct FieldHighlight {
     pub field: RoutingField,
     pub segments: Vec<Segment>,
