@@ -21,6 +21,12 @@
 //! each stage of a hybrid ranking, run one after another, says where a
 //! request's time goes.
 //!
+//! First, the long held-out suites (`benches/heldout/*-long.yaml`: task
+//! descriptions written by hand for two other libraries of the corpus) are
+//! ranked over their own libraries, P@1 and MRR; `HONE_SHOW_MISSES=1` prints
+//! each miss with the reduced request, `HONE_HELDOUT_ONLY=1` stops there,
+//! `HONE_QUALITY_ONLY=1` skips the timings below.
+//!
 //! Run: `cargo bench --profile dev -p hone-core --bench long_requests`.
 
 use std::path::PathBuf;
@@ -141,7 +147,8 @@ fn main() {
         );
         return;
     }
-    let library = Library::open(&[corpus], &Filters::default()).expect("corpus opens");
+    let library =
+        Library::open(std::slice::from_ref(&corpus), &Filters::default()).expect("corpus opens");
     let mut docs = RoutingDoc::from_library(&library);
     docs.extend(hone_testkit::synth::library(
         LIBRARY_SIZE.saturating_sub(docs.len()),
@@ -172,6 +179,10 @@ fn main() {
     );
 
     let embedder = Arc::new(Embedder::open_default(None).expect("model loads"));
+    heldout_long(&corpus, &embedder);
+    if std::env::var_os("HONE_HELDOUT_ONLY").is_some() {
+        return;
+    }
     let started = Instant::now();
     let semantic = SemanticRanker::new(Arc::clone(&embedder), docs.clone(), &mut |_| {})
         .expect("semantic ranker builds");
@@ -179,7 +190,11 @@ fn main() {
     let hybrid =
         HybridRanker::new(Arc::clone(&embedder), docs, &mut |_| {}).expect("hybrid builds");
     println!("rankers ready in {:.1?}", started.elapsed());
-    stages(&semantic, &keyword, &cases);
+    // Quality alone skips the timings, which a loaded machine makes slow.
+    let quality_only = std::env::var_os("HONE_QUALITY_ONLY").is_some();
+    if !quality_only {
+        stages(&semantic, &keyword, &cases);
+    }
 
     let rankers: [(&str, &dyn Ranker); 2] = [("semantic", &semantic), ("hybrid", &hybrid)];
     for (name, ranker) in rankers {
@@ -196,6 +211,15 @@ fn main() {
         let count = cases.len() as f64;
         let long = by_position.iter().sum::<usize>() as f64 / count;
         let short = short as f64 / count;
+        if quality_only {
+            println!(
+                "{name}: P@1 long {long:.3} (request first {:.2}, middle {:.2}, last {:.2}), the same requests alone {short:.3}",
+                by_position[0] as f64 / count * 3.0,
+                by_position[1] as f64 / count * 3.0,
+                by_position[2] as f64 / count * 3.0,
+            );
+            continue;
+        }
         let mut latencies: Vec<f64> = Vec::new();
         let cpu_before = process_cpu_seconds();
         for _ in 0..2 {
@@ -222,6 +246,64 @@ fn main() {
             by_position[1] as f64 / third,
             by_position[2] as f64 / third,
         );
+    }
+}
+
+/// Long task-style requests written for other libraries of the corpus
+/// (`benches/heldout/*-long.yaml`), each ranked over its own library alone:
+/// P@1 and MRR (over the top 10) for each ranker.
+fn heldout_long(corpus: &std::path::Path, embedder: &Arc<Embedder>) {
+    let suites = [
+        (
+            "alirezarezvani-240-long.yaml",
+            "alirezarezvani__claude-skills",
+        ),
+        ("davila7-883-long.yaml", "davila7__claude-code-templates"),
+    ];
+    for (file, library) in suites {
+        let suite_path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("benches/heldout")
+            .join(file);
+        let library_path = corpus.join(library);
+        if !suite_path.is_file() || !library_path.is_dir() {
+            println!("{file}: suite or library {library} missing, skipped");
+            continue;
+        }
+        let suite = Suite::load(&suite_path).expect("suite loads");
+        let library = Library::open(&[library_path], &Filters::default()).expect("library opens");
+        let docs = RoutingDoc::from_library(&library);
+        let semantic = SemanticRanker::new(Arc::clone(embedder), docs.clone(), &mut |_| {})
+            .expect("semantic ranker builds");
+        let hybrid =
+            HybridRanker::new(Arc::clone(embedder), docs, &mut |_| {}).expect("hybrid builds");
+        let rankers: [(&str, &dyn Ranker); 2] = [("semantic", &semantic), ("hybrid", &hybrid)];
+        for (name, ranker) in rankers {
+            let (mut first, mut reciprocal, mut count) = (0usize, 0f64, 0usize);
+            for case in suite.cases.iter().filter(|c| c.is_positive()) {
+                let expect = case.expect.clone().unwrap_or_default();
+                let top = ranker.rank(&case.query, 10).expect("ranks");
+                if std::env::var_os("HONE_SHOW_MISSES").is_some()
+                    && top.first().is_none_or(|m| !expect.contains(&m.id))
+                {
+                    println!(
+                        "MISS {name}: {expect:?} got {:?}\nKEPT: {}\n",
+                        top.iter().take(3).map(|m| &m.id).collect::<Vec<_>>(),
+                        semantic.reduce_request(&case.query).expect("reduces")
+                    );
+                }
+                if let Some(rank) = top.iter().position(|m| expect.contains(&m.id)) {
+                    first += usize::from(rank == 0);
+                    reciprocal += 1.0 / (rank + 1) as f64;
+                }
+                count += 1;
+            }
+            println!(
+                "{file} ({} cases), {name}: P@1 {:.3}, MRR {:.3}",
+                count,
+                first as f64 / count as f64,
+                reciprocal / count as f64
+            );
+        }
     }
 }
 
