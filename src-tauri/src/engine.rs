@@ -7,13 +7,13 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+use hone_core::check_cache::CheckCache;
 use hone_core::diagnostic::Diagnostic;
 use hone_core::document::FrontmatterBlock;
 use hone_core::library::Library;
 use hone_core::rules::compat::SkillCompat;
 use hone_core::rules::{self, Target};
 use hone_core::skill::Skill;
-use hone_core::tokens::memo::LimitMemo;
 use hone_core::tokens::{self, Tokenizer};
 use hone_core::{catalog, render};
 
@@ -27,15 +27,15 @@ pub const DEFAULT_TOKENIZER: &str = "o200k";
 
 /// The findings of every skill of `library` for `target` (which decides
 /// which findings are errors), library-wide rules included, by skill index.
-/// Checked in the background pool, with the token-limit answers kept in the
-/// user's cache (shared with `hone check`), so that reopening a large
-/// library tokenizes nothing that has not changed.
+/// Checked in the background pool, with the token-limit answers and the
+/// library's collisions kept in the user's cache (shared with `hone check`),
+/// so that reopening a large library redoes nothing that has not changed.
 pub fn check_library_for(library: &Library, target: Target) -> Vec<Vec<Diagnostic>> {
-    let memo = LimitMemo::default_path().map_or_else(LimitMemo::in_memory, |p| LimitMemo::open(&p));
+    let cache = CheckCache::open_default();
     let found =
-        background_pool().install(|| rules::check_library_with(library, target, Some(&memo)));
+        background_pool().install(|| rules::check_library_with(library, target, Some(&cache)));
     // A cache that cannot be written only makes the next check slower.
-    let _ = memo.save();
+    let _ = cache.save();
     let mut by_path: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
     for diagnostic in found {
         by_path

@@ -12,10 +12,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use hone_core::check_cache::CheckCache;
 use hone_core::folder::ResourceDetail;
 use hone_core::library::{Filters, Library};
 use hone_core::rules::{Target, check_library, check_library_with, open_and_check};
-use hone_core::tokens::memo::LimitMemo;
 
 fn corpus_dir() -> PathBuf {
     match std::env::var_os("HONE_CORPUS") {
@@ -53,11 +53,12 @@ fn corpus(c: &mut Criterion) {
     group.bench_function("load", |b| b.iter(|| open(root.clone())));
     let library = open(root.clone());
     group.bench_function("rules", |b| b.iter(|| check_library(&library, Target::All)));
-    // What a second `hone check` does: token-limit answers come from the memo.
-    let memo = LimitMemo::in_memory();
-    check_library_with(&library, Target::All, Some(&memo));
+    // What a second `hone check` does: token-limit answers and collisions
+    // come from the cache.
+    let cache = CheckCache::in_memory();
+    check_library_with(&library, Target::All, Some(&cache));
     group.bench_function("rules-memoised", |b| {
-        b.iter(|| check_library_with(&library, Target::All, Some(&memo)))
+        b.iter(|| check_library_with(&library, Target::All, Some(&cache)))
     });
     group.finish();
 }

@@ -24,6 +24,7 @@
 
 pub mod agent;
 pub mod catalog;
+pub mod check_cache;
 pub mod diagnostic;
 pub mod document;
 pub mod edit;

@@ -11,12 +11,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use hone_core::check_cache::CheckCache;
 use hone_core::diagnostic::{Diagnostic, Severity};
 use hone_core::folder::ResourceDetail;
 use hone_core::library::{Filters, Library};
 use hone_core::rules::{self, Target};
 use hone_core::skill::{SKILL_FILE, Skill};
-use hone_core::tokens::memo::LimitMemo;
 use rmcp::model::{
     MetaObject, Skill as SkillEntry, SkillFrontmatter, SkillResource, SkillResources,
 };
@@ -194,12 +194,10 @@ impl Catalog {
             .collect::<Result<_, _>>()?;
         let library = Library::open_with(&roots, &Filters::default(), ResourceDetail::Full)
             .map_err(|e| e.to_string())?;
-        let memo = LimitMemo::default_path().map(|path| LimitMemo::open(&path));
-        let diagnostics = rules::check_library_with(&library, options.target, memo.as_ref());
-        if let Some(memo) = &memo {
-            // The memo only saves work next time; failing to write it is harmless.
-            let _ = memo.save();
-        }
+        let cache = CheckCache::open_default();
+        let diagnostics = rules::check_library_with(&library, options.target, Some(&cache));
+        // The cache only saves work next time; failing to write it is harmless.
+        let _ = cache.save();
         Ok(Catalog::build(library, roots, diagnostics, options.strict))
     }
 

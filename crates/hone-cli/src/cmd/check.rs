@@ -14,13 +14,13 @@ use std::process::ExitCode;
 
 use anstyle::{AnsiColor, Style};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
+use hone_core::check_cache::CheckCache;
 use hone_core::diagnostic::{Diagnostic, Severity};
 use hone_core::library::{DiscoveryProblem, Library, misnamed_skill_files};
 use hone_core::library_settings::{DEFAULT_TARGET, library_target, settings_root};
 use hone_core::rules::compat::{self, SkillCompat};
 use hone_core::rules::{self, Rule, Target};
 use hone_core::skill::{SKILL_FILE, Skill};
-use hone_core::tokens::memo::LimitMemo;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -88,11 +88,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Err(err) => return Err(err.into()),
     };
-    let memo = match LimitMemo::default_path() {
-        Some(path) if !args.no_cache => LimitMemo::open(&path),
-        _ => LimitMemo::in_memory(),
+    let cache = if args.no_cache {
+        CheckCache::in_memory()
+    } else {
+        CheckCache::open_default()
     };
-    let (library, diagnostics) = match rules::open_and_check(&args.paths, target, Some(&memo)) {
+    let (library, diagnostics) = match rules::open_and_check(&args.paths, target, Some(&cache)) {
         Ok(checked) => checked,
         Err(err) if args.format == Format::Json => {
             let error = RunError {
@@ -104,7 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Err(err) => return Err(err.into()),
     };
     // A cache that cannot be written only makes the next run slower.
-    let _ = memo.save();
+    let _ = cache.save();
     let json = args.format == Format::Json;
     // In JSON the problems are in the document; on stderr they would be said twice.
     let io_failure = report_problems(&library.problems, &args.paths, !json);

@@ -31,6 +31,7 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::{Rule, Target, diagnostic};
+use crate::check_cache::CollisionMemo;
 use crate::diagnostic::Diagnostic;
 use crate::library::Library;
 use crate::rank::RoutingDoc;
@@ -357,12 +358,22 @@ fn with_index<T>(docs: &[RoutingDoc], work: impl FnOnce(&mut CollisionIndex) -> 
 }
 
 /// `HS502` for every colliding pair of the library, at both skills.
-pub(super) fn check(library: &Library, target: Target, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(
+    library: &Library,
+    target: Target,
+    memo: Option<&CollisionMemo>,
+    out: &mut Vec<Diagnostic>,
+) {
     if !Rule::RoutingCollision.applies_to(target) || library.skills.len() < 2 {
         return;
     }
     let docs = RoutingDoc::from_library(library);
-    for collision in with_index(&docs, |index| index.collisions(None)) {
+    let compute = || with_index(&docs, |index| index.collisions(None));
+    let collisions = match memo {
+        Some(memo) => memo.collisions(&docs, compute),
+        None => compute(),
+    };
+    for collision in collisions {
         let (a, b) = (
             &library.skills[collision.first],
             &library.skills[collision.second],

@@ -171,7 +171,7 @@ pub fn matrix(library: &Library) -> Vec<SkillCompat> {
         .iter()
         .map(|&target| {
             let mut out = Vec::new();
-            library_rules::check(library, target, &mut out);
+            library_rules::check(library, target, None, &mut out);
             let mut by_path: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
             for d in out {
                 by_path.entry(d.path.clone()).or_default().push(d);

@@ -4,12 +4,18 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::{Rule, Target, diagnostic};
+use crate::check_cache::CollisionMemo;
 use crate::diagnostic::Diagnostic;
 use crate::library::Library;
 use crate::skill::Skill;
 
-pub(super) fn check(library: &Library, target: Target, out: &mut Vec<Diagnostic>) {
-    super::collision::check(library, target, out);
+pub(super) fn check(
+    library: &Library,
+    target: Target,
+    memo: Option<&CollisionMemo>,
+    out: &mut Vec<Diagnostic>,
+) {
+    super::collision::check(library, target, memo, out);
     if !Rule::DuplicateName.applies_to(target) {
         return;
     }

@@ -71,6 +71,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::catalog;
+use crate::check_cache::CheckCache;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::folder::ResourceDetail;
 use crate::library::{Filters, Library, LibraryError};
@@ -241,20 +242,21 @@ pub fn check_library(library: &Library, target: Target) -> Vec<Diagnostic> {
     check_library_with(library, target, None)
 }
 
-/// [`check_library`], answering token-limit questions from `memo` when given
-/// (see [`crate::tokens::memo`]).
+/// [`check_library`], answering what it can from `cache` when given (see
+/// [`crate::check_cache`]).
 pub fn check_library_with(
     library: &Library,
     target: Target,
-    memo: Option<&LimitMemo>,
+    cache: Option<&CheckCache>,
 ) -> Vec<Diagnostic> {
     let listing_cap = catalog::project_listing_cap(&library.roots);
+    let memo = cache.map(|c| &c.limits);
     let mut out: Vec<Diagnostic> = library
         .skills
         .par_iter()
         .flat_map_iter(|skill| check_skill_with(skill, target, memo, listing_cap))
         .collect();
-    library::check(library, target, &mut out);
+    library::check(library, target, cache.map(|c| &c.collisions), &mut out);
     sort(&mut out);
     out
 }
@@ -264,10 +266,10 @@ pub fn check_library_with(
 pub fn open_and_check(
     roots: &[PathBuf],
     target: Target,
-    memo: Option<&LimitMemo>,
+    cache: Option<&CheckCache>,
 ) -> Result<(Library, Vec<Diagnostic>), LibraryError> {
     let library = Library::open_with(roots, &Filters::default(), ResourceDetail::Paths)?;
-    let diagnostics = check_library_with(&library, target, memo);
+    let diagnostics = check_library_with(&library, target, cache);
     Ok((library, diagnostics))
 }
 
