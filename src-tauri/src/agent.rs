@@ -5,6 +5,8 @@
 //! The asking is `hone_core::agent`'s, as for `hone eval --ranker agent`:
 //! this module builds a provider from the window's choice, the listing from
 //! the library with the open skill's unsaved text in place, and reports back.
+//! That set-up ([`Asker`]) is shared by every command that asks the agent,
+//! "Confirm with agent" of the suggestions view included (`crate::confirm`).
 //!
 //! Keys: `ANTHROPIC_API_KEY` / `OPENAI_API_KEY` win when set. A key typed in
 //! the window goes to the OS keyring (Secret Service, Keychain, Credential
@@ -25,7 +27,7 @@ use hone_core::agent::providers::{
 };
 use hone_core::agent::{
     self, AgentRanker, AgentSummary, AnswerCache, Budget, Cancel, CostEstimate, EvalOptions,
-    HttpPolicy, Listing, ListingStyle, PriceTable, Provider, Session as AgentSession,
+    HttpPolicy, Listing, ListingStyle, Price, PriceTable, Provider, Session as AgentSession,
 };
 use hone_core::catalog::{self, ListingSettings};
 use hone_core::eval::{self, Report, Suite};
@@ -375,11 +377,6 @@ fn skills_with_edits(
     }
 }
 
-fn listing(session: &Session, skills: &[Skill]) -> Listing {
-    let refs: Vec<&Skill> = skills.iter().collect();
-    Listing::new(&refs, ListingStyle::ClaudeCode, &listing_settings(session))
-}
-
 fn listing_settings(session: &Session) -> ListingSettings {
     let user = catalog::user_claude_dir();
     let env = std::env::var(catalog::CHAR_BUDGET_ENV).ok();
@@ -412,33 +409,178 @@ fn runs_for(provider: &dyn Provider, choice: &ProviderChoice) -> usize {
         .clamp(1, 100)
 }
 
-fn suites_at(session: &Session, path: &str) -> CommandResult<Vec<Suite>> {
-    crate::routing::resolved_suite(session, &session.confine(path)?)
+/// What every agent command starts from: the provider the window chose, with
+/// its key; how many times a request is asked; the opened library's listing
+/// settings; the answer cache; and the price table. Built in one place, so
+/// a preview, a run, one question and a confirmation of suggestions ask
+/// (and count the cost) the same way.
+pub(crate) struct Asker {
+    id: ProviderId,
+    provider: Box<dyn Provider>,
+    runs: usize,
+    settings: ListingSettings,
+    cache: Option<AnswerCache>,
+    prices: PriceTable,
 }
 
-fn requests(suites: &[Suite]) -> Vec<String> {
-    suites
+impl Asker {
+    pub(crate) fn new(
+        app: &AppHandle,
+        session: &Session,
+        choice: &ProviderChoice,
+    ) -> CommandResult<Asker> {
+        let provider = app.state::<AgentState>().provider(choice)?;
+        Ok(Asker {
+            id: choice.provider,
+            runs: runs_for(provider.as_ref(), choice),
+            provider,
+            settings: listing_settings(session),
+            cache: answer_cache(),
+            prices: PriceTable::bundled(),
+        })
+    }
+
+    pub(crate) fn provider(&self) -> &dyn Provider {
+        self.provider.as_ref()
+    }
+
+    pub(crate) fn runs(&self) -> usize {
+        self.runs
+    }
+
+    pub(crate) fn settings(&self) -> &ListingSettings {
+        &self.settings
+    }
+
+    pub(crate) fn cache(&self) -> Option<&AnswerCache> {
+        self.cache.as_ref()
+    }
+
+    /// The model's price, where the table has it.
+    pub(crate) fn price(&self) -> Option<(&str, Price)> {
+        self.prices.price(self.provider.model())
+    }
+
+    fn listing(&self, skills: &[Skill]) -> Listing {
+        let refs: Vec<&Skill> = skills.iter().collect();
+        Listing::new(&refs, ListingStyle::ClaudeCode, &self.settings)
+    }
+
+    /// Asking with `listing`, answers asked before taken from the cache.
+    fn session<'a>(&'a self, listing: &'a Listing) -> AgentSession<'a> {
+        AgentSession {
+            provider: self.provider.as_ref(),
+            listing,
+            cache: self.cache.as_ref(),
+            read_cache: true,
+            runs: self.runs,
+        }
+    }
+
+    /// What asking `cases` requests (`runs` times each) will send and cost.
+    pub(crate) fn preview(&self, cases: usize, estimate: CostEstimate) -> AgentPreview {
+        AgentPreview {
+            provider: self.id,
+            model: self.provider.model().to_owned(),
+            endpoint: self.provider.endpoint(),
+            remote: self.id.remote(),
+            runs: self.runs,
+            cases,
+            estimate,
+        }
+    }
+
+    /// The spending a run counts, at the table's price; the author has
+    /// already accepted the estimate, so it is not capped.
+    pub(crate) fn budget(&self, estimate: &CostEstimate) -> Option<Budget> {
+        self.price().map(|(_, price)| Budget {
+            max_usd: f64::INFINITY,
+            price,
+            per_call_usd: estimate.per_call_usd().unwrap_or(0.0),
+        })
+    }
+}
+
+/// The trigger rate a pick is selected at: the library's calibrated one, else the default.
+pub(crate) fn trigger_threshold(session: &Session) -> CommandResult<f32> {
+    library_settings::selection_threshold(
+        session.project_root(),
+        RankerKind::Agent,
+        None,
+        agent::DEFAULT_TRIGGER_THRESHOLD,
+    )
+    .map_err(|e| e.to_string().into())
+}
+
+/// Runs `work` as the agent run [`agent_cancel`] stops.
+pub(crate) fn cancellable<T>(app: &AppHandle, work: impl FnOnce(&Cancel) -> T) -> T {
+    let state = app.state::<AgentState>();
+    let cancel = Cancel::new();
+    *lock(&state.running) = Some(cancel.clone());
+    let result = work(&cancel);
+    *lock(&state.running) = None;
+    result
+}
+
+/// Sends `agent` progress events, at most one each 50 ms and always the last.
+pub(crate) fn progress_events(state: &AppState) -> impl Fn(usize, usize) + Sync + '_ {
+    let last_sent = Mutex::new(Instant::now());
+    move |done: usize, total: usize| {
+        let mut last = lock(&last_sent);
+        if done == total || last.elapsed() > Duration::from_millis(50) {
+            *last = Instant::now();
+            state.send(AppEvent::Progress(Progress {
+                task: "agent",
+                done: done as u64,
+                total: total as u64,
+            }));
+        }
+    }
+}
+
+/// A suite about to be asked: its cases, the listing of the library with the
+/// open skill's unsaved text in place, and who asks.
+struct SuiteAsking {
+    session: Arc<Session>,
+    suites: Vec<Suite>,
+    listing: Listing,
+    with_edits: bool,
+    asker: Asker,
+}
+
+impl SuiteAsking {
+    fn new(
+        app: &AppHandle,
+        path: &str,
+        choice: &ProviderChoice,
+        open: Option<OpenText>,
+    ) -> CommandResult<SuiteAsking> {
+        let session = app.state::<AppState>().session();
+        let suites = crate::routing::resolved_suite(&session, &session.confine(path)?)?;
+        let (skills, with_edits) = skills_with_edits(&session, open)?;
+        let asker = Asker::new(app, &session, choice)?;
+        let listing = asker.listing(&skills);
+        Ok(SuiteAsking {
+            session,
+            suites,
+            listing,
+            with_edits,
+            asker,
+        })
+    }
+
+    fn preview(&self) -> AgentPreview {
+        suite_preview(&self.asker, &self.listing, &self.suites)
+    }
+}
+
+fn suite_preview(asker: &Asker, listing: &Listing, suites: &[Suite]) -> AgentPreview {
+    let requests: Vec<String> = suites
         .iter()
         .flat_map(|s| s.cases.iter().map(|c| c.query.clone()))
-        .collect()
-}
-
-fn preview_of(
-    provider: &dyn Provider,
-    id: ProviderId,
-    session: &AgentSession,
-    requests: &[String],
-) -> AgentPreview {
-    let prices = PriceTable::bundled();
-    AgentPreview {
-        provider: id,
-        model: provider.model().to_owned(),
-        endpoint: provider.endpoint(),
-        remote: id.remote(),
-        runs: session.runs,
-        cases: requests.len(),
-        estimate: session.estimate(requests, prices.price(provider.model())),
-    }
+        .collect();
+    let estimate = asker.session(listing).estimate(&requests, asker.price());
+    asker.preview(requests.len(), estimate)
 }
 
 /// The providers, their priced models and whether each can run here.
@@ -545,29 +687,7 @@ pub async fn agent_preview(
     choice: ProviderChoice,
     open: Option<OpenText>,
 ) -> CommandResult<AgentPreview> {
-    blocking(move || {
-        let agent_state = app.state::<AgentState>();
-        let session = app.state::<AppState>().session();
-        let suites = suites_at(&session, &path)?;
-        let (skills, _) = skills_with_edits(&session, open)?;
-        let provider = agent_state.provider(&choice)?;
-        let listing = listing(&session, &skills);
-        let cache = answer_cache();
-        let asking = AgentSession {
-            provider: provider.as_ref(),
-            listing: &listing,
-            cache: cache.as_ref(),
-            read_cache: true,
-            runs: runs_for(provider.as_ref(), &choice),
-        };
-        Ok(preview_of(
-            provider.as_ref(),
-            choice.provider,
-            &asking,
-            &requests(&suites),
-        ))
-    })
-    .await
+    blocking(move || Ok(SuiteAsking::new(&app, &path, &choice, open)?.preview())).await
 }
 
 /// Runs the suite at `path` with the agent, the open skill's edits in place;
@@ -585,70 +705,31 @@ pub async fn agent_run_eval(
     open: Option<OpenText>,
 ) -> CommandResult<AgentRun> {
     blocking(move || {
-        let agent_state = app.state::<AgentState>();
-        let state = app.state::<AppState>();
-        let session = state.session();
-        let suites = suites_at(&session, &path)?;
-        let (skills, with_edits) = skills_with_edits(&session, open.clone())?;
-        let provider = agent_state.provider(&choice)?;
-        let listing = listing(&session, &skills);
-        let cache = answer_cache();
-        let asking = AgentSession {
-            provider: provider.as_ref(),
-            listing: &listing,
-            cache: cache.as_ref(),
-            read_cache: true,
-            runs: runs_for(provider.as_ref(), &choice),
-        };
-        let preview = preview_of(
-            provider.as_ref(),
-            choice.provider,
-            &asking,
-            &requests(&suites),
-        );
-        let cancel = Cancel::new();
-        *lock(&agent_state.running) = Some(cancel.clone());
-        let budget = PriceTable::bundled()
-            .price(provider.model())
-            .map(|(_, price)| Budget {
-                max_usd: f64::INFINITY,
-                price,
-                per_call_usd: preview.estimate.per_call_usd().unwrap_or(0.0),
-            });
+        let asking = SuiteAsking::new(&app, &path, &choice, open.clone())?;
+        let preview = asking.preview();
         let options = EvalOptions {
-            threshold: library_settings::selection_threshold(
-                session.project_root(),
-                RankerKind::Agent,
-                None,
-                agent::DEFAULT_TRIGGER_THRESHOLD,
-            )
-            .map_err(|e| e.to_string())?,
-            library: session.project_root().map(display).unwrap_or_default(),
+            threshold: trigger_threshold(&asking.session)?,
+            library: asking
+                .session
+                .project_root()
+                .map(display)
+                .unwrap_or_default(),
             jobs: agent::DEFAULT_JOBS,
-            budget,
+            budget: asking.asker.budget(&preview.estimate),
         };
-        let last_sent = Mutex::new(Instant::now());
-        let progress = |done: usize, total: usize| {
-            let mut last = lock(&last_sent);
-            if done == total || last.elapsed() > Duration::from_millis(50) {
-                *last = Instant::now();
-                state.send(AppEvent::Progress(Progress {
-                    task: "agent",
-                    done: done as u64,
-                    total: total as u64,
-                }));
-            }
-        };
-        let mut result = agent::evaluate(
-            &asking,
-            &suites,
-            preview.estimate,
-            &options,
-            &cancel,
-            &progress,
-        );
-        *lock(&agent_state.running) = None;
-        let offline_report = offline_run(&app, &session, offline, &suites, open)?;
+        let state = app.state::<AppState>();
+        let progress = progress_events(&state);
+        let mut result = cancellable(&app, |cancel| {
+            agent::evaluate(
+                &asking.asker.session(&asking.listing),
+                &asking.suites,
+                preview.estimate,
+                &options,
+                cancel,
+                &progress,
+            )
+        });
+        let offline_report = offline_run(&app, &asking.session, offline, &asking.suites, open)?;
         result
             .agent
             .agreement
@@ -657,7 +738,7 @@ pub async fn agent_run_eval(
             report: result.report,
             agent: result.agent,
             offline: Some(offline_report),
-            with_edits,
+            with_edits: asking.with_edits,
         })
     })
     .await
@@ -712,19 +793,18 @@ pub async fn agent_ask(
 ) -> CommandResult<AgentAnswer> {
     blocking(move || {
         let started = Instant::now();
-        let agent_state = app.state::<AgentState>();
         let session = app.state::<AppState>().session();
         let (skills, with_edits) = skills_with_edits(&session, open)?;
-        let provider = agent_state.provider(&choice)?;
-        let runs = runs_for(provider.as_ref(), &choice);
-        let model = provider.model().to_owned();
+        let asker = Asker::new(&app, &session, &choice)?;
+        let runs = asker.runs;
+        let model = asker.provider.model().to_owned();
         let ranker = AgentRanker::new(
-            provider,
+            asker.provider,
             skills,
             ListingStyle::ClaudeCode,
-            listing_settings(&session),
+            asker.settings,
             Some(runs),
-            answer_cache(),
+            asker.cache,
         );
         let threshold = selection_threshold(&session, None, &ranker)?;
         let matches =
@@ -836,12 +916,6 @@ mod tests {
                 ),
             ),
         ];
-        let refs: Vec<&Skill> = skills.iter().collect();
-        let listing = Listing::new(
-            &refs,
-            ListingStyle::ClaudeCode,
-            &ListingSettings::new(200_000),
-        );
         let provider = Anthropic::new(
             "claude-haiku-4-5",
             Secret::new("k"),
@@ -849,22 +923,26 @@ mod tests {
             HttpPolicy::default(),
             true,
         );
-        let cache = AnswerCache::new(dir.path());
         let choice = ProviderChoice {
             provider: ProviderId::Anthropic,
             model: Some("claude-haiku-4-5".into()),
             base_url: None,
             runs: None,
         };
-        let asking = AgentSession {
-            provider: &provider,
-            listing: &listing,
-            cache: Some(&cache),
-            read_cache: true,
+        let asker = Asker {
+            id: choice.provider,
             runs: runs_for(&provider, &choice),
+            provider: Box::new(provider),
+            settings: ListingSettings::new(200_000),
+            cache: Some(AnswerCache::new(dir.path())),
+            prices: PriceTable::bundled(),
         };
-        let requests = vec!["fill this pdf".to_owned(), "ship it".to_owned()];
-        let preview = preview_of(&provider, ProviderId::Anthropic, &asking, &requests);
+        let suite = Suite::from_yaml(
+            std::path::Path::new("s.yaml"),
+            "name: s\ncases:\n  - query: fill this pdf\n    expect: [pdf]\n  - query: ship it\n    expect: [deploy]\n",
+        )
+        .unwrap();
+        let preview = suite_preview(&asker, &asker.listing(&skills), &[suite]);
         assert!(preview.remote);
         assert_eq!((preview.runs, preview.cases), (3, 2));
         assert_eq!(preview.estimate.calls, 6);

@@ -53,5 +53,6 @@ pub const COMMANDS: &[&str] = &[
     "agent_run_eval",
     "agent_cancel",
     "agent_ask",
+    "confirm_preview",
     "confirm_suggestions",
 ];

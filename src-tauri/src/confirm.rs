@@ -1,70 +1,105 @@
 //! "Confirm with agent" for the suggestions view: the first measured
 //! description edits re-run on the held-out cases by the agent ranker
-//! (`hone_core::eval::confirm`). The app has no hosted-provider settings, so
-//! it asks the local model (`hone model install --llm`): nothing leaves the
-//! machine and nothing is billed, so no cost preview is needed.
+//! (`hone_core::eval::confirm`), asked of the provider and model chosen on
+//! the Evals tab (the local model unless the author picked another). As
+//! "Run with agent", it is previewed first: the calls, tokens and price of
+//! every listing asked, and plainly whether the library's text leaves the
+//! machine. The set-up is the agent commands' own ([`Asker`]).
 
-use std::sync::Arc;
-
-use hone_core::agent::local::Local;
-use hone_core::agent::{AnswerCache, Cancel, ListingStyle};
-use hone_core::catalog::{self, ListingSettings};
+use hone_core::agent::{self, ListingStyle};
+use hone_core::eval::Suite;
 use hone_core::eval::confirm::{self, ConfirmOptions};
 use hone_core::eval::suggest::Suggestions;
-use hone_core::llm::LocalModel;
 use tauri::{AppHandle, Manager};
 
+use crate::agent::{
+    AgentPreview, Asker, ProviderChoice, cancellable, progress_events, trigger_threshold,
+};
 use crate::commands::{AppState, CommandResult, blocking};
 use crate::diagnose::library_suites;
 
-/// The Claude Code listing budget of a 200k-token context, as the CLI's default.
-const CONTEXT_WINDOW_TOKENS: u64 = 200_000;
+fn options(asker: &Asker, threshold: f32) -> ConfirmOptions<'_> {
+    ConfirmOptions {
+        provider: asker.provider(),
+        style: ListingStyle::ClaudeCode,
+        settings: asker.settings(),
+        cache: asker.cache(),
+        read_cache: true,
+        runs: asker.runs(),
+        threshold,
+        jobs: agent::DEFAULT_JOBS,
+        top: confirm::DEFAULT_CONFIRMED,
+    }
+}
+
+/// The requests asked: the held-out cases once with the library's listing
+/// as it is and once with each confirmed edit applied.
+fn requests_asked(found: &Suggestions) -> usize {
+    let edits = found.candidates.len().min(confirm::DEFAULT_CONFIRMED);
+    found.held_out_cases * (1 + edits)
+}
+
+/// What confirming `suggestions` with `choice` will send and cost.
+#[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
+pub async fn confirm_preview(
+    app: AppHandle,
+    suggestions: Suggestions,
+    choice: ProviderChoice,
+) -> CommandResult<AgentPreview> {
+    blocking(move || {
+        let session = app.state::<AppState>().session();
+        let suites: Vec<Suite> = library_suites(&session)?;
+        let asker = Asker::new(&app, &session, &choice)?;
+        let options = options(&asker, trigger_threshold(&session)?);
+        let estimate = confirm::estimate(
+            session.library(),
+            &suites,
+            &suggestions,
+            &options,
+            asker.price(),
+        );
+        Ok(asker.preview(requests_asked(&suggestions), estimate))
+    })
+    .await
+}
 
 /// `suggestions` (as `suggest_edits` returned them) with the agent's
-/// held-out delta for the first ones.
+/// held-out delta for the first ones, asked of `choice`; progress goes out
+/// as `agent` events and `agent_cancel` stops it between calls.
 #[specta::specta]
 #[tauri::command(rename_all = "snake_case")]
 pub async fn confirm_suggestions(
     app: AppHandle,
     suggestions: Suggestions,
+    choice: ProviderChoice,
 ) -> CommandResult<Suggestions> {
     blocking(move || {
         let state = app.state::<AppState>();
         let session = state.session();
         let suites = library_suites(&session)?;
-        let model = LocalModel::open(None).map_err(|e| e.to_string())?;
-        let provider = Local::new(Arc::new(model));
-        let user = catalog::user_claude_dir();
-        let env = std::env::var(catalog::CHAR_BUDGET_ENV).ok();
-        let settings = ListingSettings::load(
-            CONTEXT_WINDOW_TOKENS,
-            &session.library().roots,
-            user.as_deref(),
-            env.as_deref(),
-        );
-        let cache = AnswerCache::default_dir().map(AnswerCache::new);
-        let options = ConfirmOptions {
-            provider: &provider,
-            style: ListingStyle::ClaudeCode,
-            settings: &settings,
-            cache: cache.as_ref(),
-            read_cache: true,
-            // The local model is deterministic: one run says it all.
-            runs: 1,
-            threshold: hone_core::agent::DEFAULT_TRIGGER_THRESHOLD,
-            jobs: 1,
-            top: confirm::DEFAULT_CONFIRMED,
-        };
-        let mut found = suggestions;
-        confirm::confirm(
+        let asker = Asker::new(&app, &session, &choice)?;
+        let options = options(&asker, trigger_threshold(&session)?);
+        let estimate = confirm::estimate(
             session.library(),
             &suites,
-            &mut found,
+            &suggestions,
             &options,
-            None,
-            &Cancel::new(),
-            &|_, _| {},
+            asker.price(),
         );
+        let progress = progress_events(&state);
+        let mut found = suggestions;
+        cancellable(&app, |cancel| {
+            confirm::confirm(
+                session.library(),
+                &suites,
+                &mut found,
+                &options,
+                asker.budget(&estimate),
+                cancel,
+                &progress,
+            )
+        });
         Ok(found)
     })
     .await

@@ -189,6 +189,7 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             agent::agent_run_eval,
             agent::agent_cancel,
             agent::agent_ask,
+            confirm::confirm_preview,
             confirm::confirm_suggestions,
         ])
         .error_handling(ErrorHandlingMode::Result)

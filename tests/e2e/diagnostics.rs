@@ -1,12 +1,17 @@
-//! Routing diagnostics as an author meets them in the window: a library with
-//! two skills that describe the same requests shows the collision (HS502) in
-//! the problems list; a failed eval case opens "why it lost" with the
-//! expected skill set against the winner; the Evals panel calibrates the
-//! threshold (stored beside the suites) and measures description edits for
-//! the open skill, one of which is applied as an undoable edit and then
-//! moves the suite's P@1; started again, the window selects with the
-//! calibrated threshold. Keyword ranking throughout, so nothing depends on
-//! the embedding model; the map is opened only where hybrid is installed.
+//! Routing diagnostics as an author meets them in the window, in one story
+//! (issue 17's): a library with two skills that describe the same requests
+//! shows the collision (HS502) in the problems list; an eval run shows the
+//! confusion heatmap, whose cell of the losing skill lists its cases; a
+//! failed eval case opens "why it lost" with the expected skill set against
+//! the winner; the Evals panel calibrates the threshold (stored beside the
+//! suites) and measures description edits for the open skill, applies one
+//! as an undoable edit that then moves the suite's P@1; the map shows the
+//! library with the typed request among the skills; started again, the
+//! window selects with the calibrated threshold.
+//!
+//! Keyword ranking for the eval runs, so their figures do not depend on the
+//! embedding model. The map needs the embedding model: set-up installs it,
+//! and without it this test fails rather than passes.
 
 use fantoccini::key::Key;
 
@@ -54,6 +59,18 @@ async fn story(harness: &Harness) {
         .await;
     app.click("[data-testid=run-eval]").await;
     app.wait_for("[data-testid=metrics]").await;
+
+    // The confusion heatmap: the row of the losing skill lists its failed requests.
+    let cell = "[data-testid=heatmap] [data-testid=heatmap-cell][data-expected=pdf-extract]";
+    app.wait_for(cell).await;
+    app.click(cell).await;
+    app.wait_for_text(
+        "[data-testid=heatmap] [data-testid=heatmap-case]",
+        "harvest",
+    )
+    .await;
+    app.screenshot("heatmap").await;
+
     app.click("[data-testid=case-row] [data-testid=why-lost]")
         .await;
     app.wait_for_visible("[data-testid=why-margin]").await;
@@ -86,6 +103,7 @@ async fn story(harness: &Harness) {
     app.click("[data-testid=tab-evals]").await;
     app.click("[data-testid=suggest]").await;
     app.wait_for("[data-testid=suggestion]").await;
+
     app.screenshot("suggestions").await;
     let before = app.editor_text().await;
     app.click("[data-testid=suggestion]:first-child [data-testid=apply-suggestion]")
@@ -106,13 +124,17 @@ async fn story(harness: &Harness) {
     app.type_keys(&format!("{control}z{control}")).await;
     app.wait_for_gone("[data-testid=dirty]").await;
 
-    // The map, where an embedding model is installed.
+    // The map, with the request typed placed among the skills.
     app.click("[data-testid=tab-query]").await;
     let hybrid = app
         .text_of("[data-testid=ranker] option[value=hybrid]")
         .await
         .unwrap_or_default();
-    if !hybrid.contains("missing") {
+    assert!(
+        !hybrid.contains("missing"),
+        "the map needs the embedding model: scripts/setup.sh installs it"
+    );
+    {
         app.select("[data-testid=ranker]", "hybrid").await;
         app.clear_and_type("[data-testid=query-input]", "harvest totals from a pdf")
             .await;

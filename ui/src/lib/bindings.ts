@@ -142,11 +142,14 @@ export const commands = {
 	 *  unsaved edits included: one request, `runs` calls (from the cache when asked before).
 	 */
 	agentAsk: (query: string, choice: ProviderChoice, open: OpenText | null) => typedError<AgentAnswer, CommandError>(__TAURI_INVOKE("agent_ask", { query, choice, open })),
+	/**  What confirming `suggestions` with `choice` will send and cost. */
+	confirmPreview: (suggestions: Suggestions, choice: ProviderChoice) => typedError<AgentPreview, CommandError>(__TAURI_INVOKE("confirm_preview", { suggestions, choice })),
 	/**
 	 *  `suggestions` (as `suggest_edits` returned them) with the agent's
-	 *  held-out delta for the first ones.
+	 *  held-out delta for the first ones, asked of `choice`; progress goes out
+	 *  as `agent` events and `agent_cancel` stops it between calls.
 	 */
-	confirmSuggestions: (suggestions: Suggestions) => typedError<Suggestions, CommandError>(__TAURI_INVOKE("confirm_suggestions", { suggestions })),
+	confirmSuggestions: (suggestions: Suggestions, choice: ProviderChoice) => typedError<Suggestions, CommandError>(__TAURI_INVOKE("confirm_suggestions", { suggestions, choice })),
 };
 
 /* Types */

@@ -149,7 +149,9 @@ export const agentAsk = throwing(commands.agentAsk);
 
 /** Suggestions with the agent's held-out deltas and account, once confirmed. */
 export type ConfirmedSuggestions = import('./bindings').Suggestions;
-/** The first suggestions re-run on the held-out cases by the local agent model. */
+/** What confirming the first suggestions with the chosen agent will send and cost. */
+export const confirmPreview = throwing(commands.confirmPreview);
+/** The first suggestions re-run on the held-out cases by the chosen agent (the local model by default). */
 export const confirmSuggestions = throwing(commands.confirmSuggestions);
 
 /** Remembers the open library's target (its evals/hone-settings.json); a `library_changed` event follows with the library checked for it. */

@@ -43,6 +43,8 @@ mod http;
 pub mod listing;
 pub mod local;
 pub mod providers;
+#[cfg(test)]
+pub(crate) mod stub;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -1036,58 +1038,15 @@ mod tests {
         assert!(outcome(&listing, &[Some(Ok(pick("pdf"))), None]).is_none());
     }
 
-    /// Picks the first listed skill whose name is in the request, counting calls.
-    struct Scripted {
-        calls: AtomicUsize,
-    }
-
-    impl Provider for Scripted {
-        fn name(&self) -> &'static str {
-            "scripted"
-        }
-        fn model(&self) -> &str {
-            "m"
-        }
-        fn endpoint(&self) -> String {
-            "in-process".into()
-        }
-        fn prompt_caching(&self) -> bool {
-            false
-        }
-        fn tokenizer(&self) -> Tokenizer {
-            Tokenizer::o200k()
-        }
-        fn ask(&self, listing: &Listing, request: &str, _: &Cancel) -> Result<Answer, AgentError> {
-            self.calls.fetch_add(1, Ordering::SeqCst);
-            let name = listing
-                .skills
-                .iter()
-                .filter(|s| s.listed && listing.tool_description.contains(&format!("- {}", s.id)))
-                .find(|s| request.contains(&s.id))
-                .map(|s| s.id.clone());
-            Ok(match name {
-                Some(name) => pick(&name),
-                None => Answer {
-                    choice: Choice::NoSkill {
-                        text: String::new(),
-                    },
-                    ..pick("x")
-                },
-            })
-        }
-    }
-
     #[test]
     fn the_agent_ranker_ranks_through_its_cache_and_follows_edits() {
         let dir = tempfile::tempdir().unwrap();
         let skills = vec![
             skill("pdf", "name: pdf\ndescription: Reads PDF forms."),
-            skill("deploy", "name: deploy\ndescription: Deploys the app."),
+            skill("deploy", "name: deploy\ndescription: Deploys an app."),
         ];
         let mut ranker = AgentRanker::new(
-            Box::new(Scripted {
-                calls: AtomicUsize::new(0),
-            }),
+            Box::new(super::stub::WordOverlap::sampled()),
             skills,
             ListingStyle::ClaudeCode,
             ListingSettings::new(200_000),

@@ -234,65 +234,12 @@ pub fn confirm(
 #[cfg(test)]
 mod tests {
     use std::path::{Path, PathBuf};
-    use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::*;
-    use crate::agent::{AgentError, Answer, Choice, Usage};
+    use crate::agent::stub::WordOverlap;
     use crate::eval::suggest::{Change, Suggestion};
     use crate::eval::{Identities, resolve_suites};
     use crate::library::Filters;
-    use crate::tokens::Tokenizer;
-
-    /// Picks the skill whose listed description shares the most words with
-    /// the request: a reader of the listing, as a model is.
-    struct WordOverlap {
-        calls: AtomicUsize,
-    }
-
-    impl Provider for WordOverlap {
-        fn name(&self) -> &'static str {
-            "word-overlap"
-        }
-        fn model(&self) -> &str {
-            "stub"
-        }
-        fn endpoint(&self) -> String {
-            "in-process".into()
-        }
-        fn deterministic(&self) -> bool {
-            true
-        }
-        fn prompt_caching(&self) -> bool {
-            false
-        }
-        fn tokenizer(&self) -> Tokenizer {
-            Tokenizer::o200k()
-        }
-        fn ask(&self, listing: &Listing, request: &str, _: &Cancel) -> Result<Answer, AgentError> {
-            self.calls.fetch_add(1, Ordering::SeqCst);
-            let words: Vec<&str> = request.split_whitespace().collect();
-            let best = listing
-                .tool_description
-                .lines()
-                .filter_map(|line| {
-                    let (name, description) = line.strip_prefix("- ")?.split_once(": ")?;
-                    let shared = words.iter().filter(|w| description.contains(*w)).count();
-                    (shared > 0).then_some((shared, name.to_owned()))
-                })
-                .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-            Ok(Answer {
-                choice: match best {
-                    Some((_, name)) => Choice::Skill { name },
-                    None => Choice::NoSkill {
-                        text: String::new(),
-                    },
-                },
-                usage: Usage::default(),
-                cost_usd: None,
-                attempts: 1,
-            })
-        }
-    }
 
     fn library(dir: &Path) -> Library {
         for (name, description) in [
@@ -364,9 +311,7 @@ mod tests {
         let suites = suites(&library);
         let held_out = suggest::split(&suites).1[0].cases.len();
         assert!(held_out > 0);
-        let provider = WordOverlap {
-            calls: AtomicUsize::new(0),
-        };
+        let provider = WordOverlap::deterministic();
         let settings = ListingSettings::new(200_000);
         let options = options(&provider, &settings);
         let mut found = found(vec![
@@ -396,7 +341,7 @@ mod tests {
         assert_eq!(found.candidates[0].agent_held_out_delta, Some(1.0));
         assert_eq!(found.candidates[1].agent_held_out_delta, Some(0.0));
         assert_eq!(found.candidates[2].agent_held_out_delta, None);
-        assert_eq!(provider.calls.load(Ordering::SeqCst), 3 * held_out);
+        assert_eq!(provider.calls(), 3 * held_out);
     }
 
     #[test]
@@ -404,9 +349,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let library = library(dir.path());
         let suites = suites(&library);
-        let provider = WordOverlap {
-            calls: AtomicUsize::new(0),
-        };
+        let provider = WordOverlap::deterministic();
         let settings = ListingSettings::new(200_000);
         let mut found = found(vec![suggestion("Fill PDF forms. Signature on it.")]);
         let cancel = Cancel::new();
