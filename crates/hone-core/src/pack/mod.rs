@@ -44,6 +44,7 @@ mod import;
 pub mod manifest;
 mod names;
 mod reader;
+pub(crate) mod rules;
 pub mod select;
 pub mod timestamp;
 

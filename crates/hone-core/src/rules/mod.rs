@@ -2,6 +2,32 @@
 //! kebab-case name, one severity, a summary, a markdown doc (`hone rule CODE`),
 //! the targets it belongs to and, where a mechanical fix is safe, a [`Fix`].
 //!
+//! # Where a rule lives
+//!
+//! The way ruff keeps its rules: [`Rule`] (in `registry.rs`) is the registry,
+//! one entry per rule with its code, name, severity, targets, fix
+//! availability and summary. Each rule has its own module,
+//! `rules/<area>/<rule_name>.rs` (`rules/name/name_format.rs` for HS103;
+//! `pack/rules/` for the pack's `HP…`), whose `rule_doc!` doc comment is
+//! the rule's documentation: the text `hone rule CODE` prints, written once.
+//! A rule's module also holds its check, its fix and its tests where the
+//! check stands on its own: `HS001`–`HS013` (HS014 is reported by
+//! `invalid_yaml`), the body's `HS401`, `HS402` and `HS407`, the links'
+//! `HS405` and `HS406`, and `HS501`; the area's `mod.rs` keeps what its
+//! rules share and calls them in order. Where rules share one reading of
+//! their input, the area's `mod.rs` reads it once and reports them all, with
+//! the area's tests: `name::check` parses `name` once for HS101–HS108, and
+//! likewise `description`, `fields` (HS3xx) and `collision` (HS502);
+//! `links::check` walks the links once for HS403 and HS404.
+//!
+//! To add a rule: add its variant to `rules!` in `registry.rs` (in code
+//! order), write its module under its area with the doc and declare it in
+//! the area's `mod.rs`, report it with [`Checker::report`], and test it with
+//! the helpers of `testing`, which take a [`Rule`]. The tests over all rules
+//! (unique codes, docs present, code order, every declared fix emitted) and
+//! the debug-build check that no finding carries a fix its rule does not
+//! declare then hold it to its declaration.
+//!
 //! # Targets
 //!
 //! A skill is read by more than one consumer and they disagree. A [`Target`]
@@ -78,6 +104,18 @@ use crate::library::{Filters, Library, LibraryError};
 use crate::skill::Skill;
 use crate::tokens::memo::LimitMemo;
 use crate::yaml::Node;
+
+/// Declares a rule's documentation in the rule's module: the doc comment
+/// written inside becomes that of a `DOC` constant holding its lines, which
+/// `Rule::doc` joins (what `hone rule CODE` prints).
+macro_rules! rule_doc {
+    ($(#[doc = $line:literal])*) => {
+        $(#[doc = $line])*
+        #[allow(clippy::doc_lazy_continuation, clippy::doc_overindented_list_items)]
+        pub(crate) const DOC: &[&str] = &[$($line),*];
+    };
+}
+pub(crate) use rule_doc;
 
 mod body;
 pub mod collision;

@@ -43,6 +43,13 @@ pub fn findings_of(rule: Rule, skill: &Skill, target: Target) -> Vec<Diagnostic>
         .collect()
 }
 
+/// The findings of `rule` (every rule enabled) for the skill `my-skill` with
+/// `body` and `files` beside it.
+pub fn findings_with_files(rule: Rule, body: &str, files: &[(&str, &str)]) -> Vec<Diagnostic> {
+    let (_tmp, skill) = skill_with_files("my-skill", &skill_md("", body), files);
+    findings_of(rule, &skill, Target::All)
+}
+
 /// The findings of `rule` with every rule enabled.
 pub fn findings(rule: Rule, text: &str) -> Vec<Diagnostic> {
     findings_for(rule, text, Target::All)

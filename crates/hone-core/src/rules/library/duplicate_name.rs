@@ -1,21 +1,32 @@
-//! `HS501`: rules about the library as a whole rather than one skill.
+//! HS501 `duplicate-name`: its documentation, check and tests.
 
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::{Rule, Target, diagnostic};
-use crate::check_cache::CollisionMemo;
 use crate::diagnostic::Diagnostic;
 use crate::library::Library;
+use crate::rules::{Rule, Target, diagnostic};
 use crate::skill::Skill;
 
-pub(super) fn check(
-    library: &Library,
-    target: Target,
-    memo: Option<&CollisionMemo>,
-    out: &mut Vec<Diagnostic>,
-) {
-    super::collision::check(library, target, memo, out);
+crate::rules::rule_doc! {
+    /// Agents know a skill by its name. With two skills named `pdf` in one library
+    /// an agent sees one of them (which one depends on the agent and the scan
+    /// order) or both with the same label, and the other never runs. Reported at
+    /// every skill after the first, pointing at its `name`, with the first's path.
+    ///
+    /// Skills in a *lower-priority* root with the name of one in a higher-priority
+    /// root (project skills over personal skills) are shadowed on purpose and are
+    /// not reported.
+    ///
+    /// Claude Code keeps both when the second lives in a nested `.claude/skills`
+    /// folder: it lists that one as `<dir>:<name>`, `<dir>` being the nested
+    /// folder's path (CHANGELOG 2.1.178: "on a name clash, the nested skill appears
+    /// as `<dir>:<name>` so both stay available"; skills docs:
+    /// `apps/web/.claude/skills/deploy/SKILL.md` → `/apps/web:deploy`). For
+    /// `claude-code` the message gives that name; other clients still see a clash.
+}
+
+pub(super) fn check(library: &Library, target: Target, out: &mut Vec<Diagnostic>) {
     if !Rule::DuplicateName.applies_to(target) {
         return;
     }
@@ -44,7 +55,7 @@ pub(super) fn check(
 /// `<dir>:<name>`, the name Claude Code gives a skill of a nested
 /// `.claude/skills` folder on a clash: `<dir>` is the path from `root` to
 /// the folder holding `.claude`. `None` outside a nested `.claude/skills`.
-pub fn nested_name(skill: &Skill, root: &Path) -> Option<String> {
+fn nested_name(skill: &Skill, root: &Path) -> Option<String> {
     let relative = skill.dir.strip_prefix(root).ok()?;
     let parts: Vec<String> = relative
         .components()
@@ -85,7 +96,6 @@ pub(super) fn check_one(
     target: Target,
     out: &mut Vec<Diagnostic>,
 ) {
-    super::collision::check_one(skill, library, target, out);
     if !Rule::DuplicateName.applies_to(target) {
         return;
     }
@@ -105,8 +115,8 @@ mod tests {
 
     use super::check_one;
 
-    use super::super::{Target, check_library};
     use crate::library::{Filters, Library};
+    use crate::rules::{Target, check_library};
 
     fn library(names: &[(&str, &str)]) -> (tempfile::TempDir, Library) {
         let tmp = tempfile::tempdir().unwrap();

@@ -22,6 +22,9 @@
 //! [`CollisionIndex`] keeps the analysed terms so that an edit re-analyses one
 //! skill and recomputes only its pairs; `hone check` builds it once.
 
+// One module per rule: its documentation (see `Rule::doc`).
+pub(crate) mod routing_collision;
+
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::Mutex;

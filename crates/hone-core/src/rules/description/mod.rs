@@ -2,6 +2,15 @@
 //! decides whether to load a skill. It must exist, fit the limits, and say
 //! *when* to use the skill in words a real request would share.
 
+// One module per rule: its documentation (see `Rule::doc`).
+pub(crate) mod description_empty;
+pub(crate) mod description_from_body;
+pub(crate) mod description_missing;
+pub(crate) mod description_too_long;
+pub(crate) mod generic_trigger;
+pub(crate) mod listing_truncated;
+pub(crate) mod no_trigger;
+
 use super::yaml_text::find_ascii_ci;
 use super::{Checker, Rule, char_count};
 use crate::document::FrontmatterBlock;

@@ -1,73 +1,36 @@
-//! `HS001`–`HS005`: the file can be decoded and has a frontmatter block that
-//! parses as a YAML mapping. A skill failing these is dropped by agents,
-//! usually without a word, so every message says what to type instead.
+//! HS003 `invalid-yaml`: its documentation, check and tests.
 
-use super::yaml_text::{TopLevelEntry, double_quoted, fold_plain, is_plain, top_level_entries};
-use super::{Checker, Rule, Target};
-use crate::document::FrontmatterBlock;
-use crate::yaml::{Node, Value, YamlError};
+use super::next_char;
+use crate::rules::yaml_text::{
+    TopLevelEntry, double_quoted, fold_plain, is_plain, top_level_entries,
+};
+use crate::rules::{Checker, Rule, Target};
+use crate::yaml::YamlError;
 
-pub(super) fn check(checker: &mut Checker) {
-    let skill = checker.skill;
-    let doc = &skill.doc;
-    if let Some(at) = doc.invalid_utf8_at {
-        let end = next_char(checker.text(), at);
-        checker
-            .report(Rule::InvalidUtf8, at..end, "the file is not valid UTF-8")
-            .help("re-save the file as UTF-8; the first invalid byte is here");
-    }
-    match &doc.frontmatter {
-        FrontmatterBlock::Missing => {
-            let start = if doc.has_bom { 3 } else { 0 };
-            let end = next_char(checker.text(), start);
-            checker
-                .report(Rule::FrontmatterMissing, start..end, "SKILL.md has no frontmatter")
-                .help("start the file with a `---` line, then `name:` and `description:` lines, then a closing `---` line");
-        }
-        FrontmatterBlock::Unclosed { open } => {
-            checker
-                .report(
-                    Rule::FrontmatterUnclosed,
-                    open.clone(),
-                    "the frontmatter is never closed",
-                )
-                .help("add a line `---` after the last frontmatter key, before the body");
-        }
-        FrontmatterBlock::Closed { open, .. } => match &skill.yaml {
-            Some(Err(err)) => invalid_yaml(checker, err),
-            Some(Ok(root)) => not_mapping(checker, root, open.clone()),
-            None => {}
-        },
-    }
+crate::rules::rule_doc! {
+    /// Agents parse the frontmatter as YAML and skip the skill, mostly silently, when
+    /// it fails. The commonest real failure is an unquoted `: ` inside a value:
+    ///
+    /// ```yaml
+    /// description: Reads PDFs. Use when: the user sends a PDF     # HS003
+    /// description: "Reads PDFs. Use when: the user sends a PDF"   # fixed
+    /// ```
+    ///
+    /// YAML reads `key: value` pairs, so a second `: ` on the same line looks like a
+    /// nested key, which a plain (unquoted) value cannot hold. The fix wraps the
+    /// whole value in double quotes, escaping any `"` and `\` inside it.
+    ///
+    /// The finding points at the position the parser reports and, where it
+    /// recognises the cause, says it in plain words: `: ` in a plain value, a tab
+    /// used for indentation, a value starting with a reserved character (`@`,
+    /// `` ` ``, `%`), an unclosed quote.
+    ///
+    /// Hone parses YAML 1.2 (saphyr). On the corpus every file Hone rejects is also
+    /// rejected by PyYAML; constructs only *some* parsers reject are HS007–HS010.
 }
 
-fn next_char(text: &str, at: usize) -> usize {
-    text[at.min(text.len())..]
-        .chars()
-        .next()
-        .map_or(at, |c| at + c.len_utf8())
-}
-
-fn not_mapping(checker: &mut Checker, root: &Node, open: std::ops::Range<usize>) {
-    let message = match root.value {
-        Value::Map(_) => return,
-        Value::Null => "the frontmatter is empty".to_owned(),
-        _ => format!(
-            "the frontmatter is {}, not a mapping of keys to values",
-            root.kind()
-        ),
-    };
-    let range = if matches!(root.value, Value::Null) {
-        open
-    } else {
-        root.span.clone()
-    };
-    checker
-        .report(Rule::FrontmatterNotMapping, range, message)
-        .help("write one `key: value` per line, at least `name:` and `description:`");
-}
-
-fn invalid_yaml(checker: &mut Checker, err: &YamlError) {
+/// HS003, or HS014 for a `: ` in a plain value when the target is Claude Code.
+pub(super) fn check(checker: &mut Checker, err: &YamlError) {
     let text = checker.text();
     let Some((yaml, base)) = checker.skill.doc.yaml_text() else {
         return;
@@ -155,24 +118,7 @@ fn plain_words_hint(line: &str, from_line: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::*;
-
-    #[test]
-    fn missing_frontmatter() {
-        let d = fires(Rule::FrontmatterMissing, "# Title\n");
-        assert_eq!(d.span.start.line, 1);
-        quiet(Rule::FrontmatterMissing, &skill_md("", "# Title\n"));
-    }
-
-    #[test]
-    fn unclosed_frontmatter() {
-        let text = "---\nname: my-skill\n# Title\n";
-        assert_eq!(
-            spanned(text, &fires(Rule::FrontmatterUnclosed, text)),
-            "---"
-        );
-        quiet(Rule::FrontmatterUnclosed, &skill_md("", ""));
-    }
+    use crate::rules::testing::*;
 
     #[test]
     fn invalid_yaml_with_colon_in_a_description_is_quoted() {
@@ -224,27 +170,5 @@ mod tests {
         assert!(d.fix.is_none());
         let d = fires(Rule::InvalidYaml, "---\nmetadata:\n\tk: v\n---\n");
         assert!(d.help.unwrap().contains("tabs"));
-    }
-
-    #[test]
-    fn not_a_mapping() {
-        let text = "---\n- name: x\n---\n";
-        fires(Rule::FrontmatterNotMapping, text);
-        fires(Rule::FrontmatterNotMapping, "---\n---\nbody");
-        quiet(Rule::FrontmatterNotMapping, &skill_md("", ""));
-    }
-
-    #[test]
-    fn invalid_utf8() {
-        let skill = crate::skill::Skill::from_document(
-            std::path::Path::new("/lib/my-skill"),
-            crate::document::SkillDocument::from_bytes(
-                b"---\nname: my-skill\ndescription: caf\xe9\n---\n",
-            ),
-        );
-        let found = findings_of(Rule::InvalidUtf8, &skill, super::super::Target::All);
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].span.start.line, 3);
-        quiet(Rule::InvalidUtf8, &skill_md("", "café"));
     }
 }

@@ -9,6 +9,19 @@
 //! `disable-model-invocation: no` is a non-empty string, which JavaScript
 //! treats as true.
 
+// One module per rule: its documentation (see `Rule::doc`).
+pub(crate) mod allowed_tools_commas;
+pub(crate) mod allowed_tools_form;
+pub(crate) mod api_unsupported_key;
+pub(crate) mod boolean_as_string;
+pub(crate) mod compatibility_too_long;
+pub(crate) mod field_type;
+pub(crate) mod field_value;
+pub(crate) mod key_spelling;
+pub(crate) mod metadata_not_strings;
+pub(crate) mod unknown_key;
+pub(crate) mod yaml11_boolean;
+
 use super::yaml_text::{double_quoted, is_plain};
 use super::{Checker, Rule, Target, char_count};
 use crate::fields::{self, FIELDS, Reader, ValueType, split_tools};

@@ -1,6 +1,16 @@
 //! `HS101`–`HS106`: the `name` field, the skill's identity. Agents use it to
 //! load and invoke the skill, so the spec constrains it tightly.
 
+// One module per rule: its documentation (see `Rule::doc`).
+pub(crate) mod angle_brackets;
+pub(crate) mod copilot_name_characters;
+pub(crate) mod name_directory_mismatch;
+pub(crate) mod name_format;
+pub(crate) mod name_missing;
+pub(crate) mod name_reserved_word;
+pub(crate) mod name_too_long;
+pub(crate) mod reserved_folder_name;
+
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 

@@ -1,0 +1,9 @@
+//! The pack's findings (`HP…`), one module per rule holding its
+//! documentation; the checks that report them are in [`super::select`].
+
+pub(crate) mod pack_bad_ignore_file;
+pub(crate) mod pack_case_collision;
+pub(crate) mod pack_special_file;
+pub(crate) mod pack_symlink_outside;
+pub(crate) mod pack_unreadable;
+pub(crate) mod pack_unsafe_name;
