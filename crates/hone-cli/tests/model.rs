@@ -92,3 +92,49 @@ fn unknown_wheels_and_models_are_refused() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_list_tells_the_language_model_from_the_embedding_models() {
+    let cache = tempfile::tempdir().unwrap();
+    let models = cache.path().join("hone/models");
+    let embedding = models.join("all-MiniLM-L6-v2");
+    std::fs::create_dir_all(&embedding).unwrap();
+    for file in ["config.json", "model.safetensors", "tokenizer.json"] {
+        std::fs::write(embedding.join(file), "{}").unwrap();
+    }
+    let language = models.join("gemma-3-270m-q4_k_m");
+    std::fs::create_dir_all(&language).unwrap();
+    std::fs::write(language.join("gemma-3-270m-q4_k_m.gguf"), "GGUF").unwrap();
+
+    let (code, stdout, stderr) = run(hone()
+        .args(["model", "list", "--format", "json"])
+        .env("XDG_CACHE_HOME", cache.path())
+        .env_remove("HONE_MODEL")
+        .env_remove("HONE_LLM"));
+    assert_eq!(code, 0, "{stderr}");
+    let listing: Value = serde_json::from_str(&stdout).unwrap();
+    let entry = |name: &str| {
+        listing["models"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == name)
+            .unwrap_or_else(|| panic!("{name} listed: {stdout}"))
+            .clone()
+    };
+    let gemma = entry("gemma-3-270m-q4_k_m");
+    assert_eq!(gemma["kind"], "language");
+    assert_eq!(gemma["complete"], true, "{gemma}");
+    assert_eq!(gemma["active"], true, "{gemma}");
+    let minilm = entry("all-MiniLM-L6-v2");
+    assert_eq!(minilm["kind"], "embedding");
+    assert_eq!(minilm["complete"], true, "{minilm}");
+
+    let (_, text, _) = run(hone()
+        .args(["model", "list"])
+        .env("XDG_CACHE_HOME", cache.path())
+        .env_remove("HONE_MODEL")
+        .env_remove("HONE_LLM"));
+    assert!(!text.contains("incomplete"), "{text}");
+    assert!(text.contains("language model"), "{text}");
+}

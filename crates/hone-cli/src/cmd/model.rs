@@ -207,10 +207,10 @@ fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
     let bold = Style::new().bold();
     for model in &models {
         let marker = if model.active { "*" } else { " " };
-        let state = if model.complete {
-            String::new()
-        } else {
-            " (incomplete: not a model folder)".into()
+        let state = match (model.complete, model.kind) {
+            (false, _) => " (incomplete: not a model folder)",
+            (true, ModelKind::Language) => " (the local agent's language model)",
+            (true, ModelKind::Embedding) => "",
         };
         println!(
             "{marker} {bold}{}{bold:#}  {}  {}{state}",

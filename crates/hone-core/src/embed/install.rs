@@ -23,8 +23,9 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::model::looks_like_model;
+pub use crate::install::ModelKind;
 pub use crate::install::ModelSpec;
-use crate::install::{ModelKind, Payload, WheelSpec};
+use crate::install::{Payload, WheelSpec};
 
 /// Environment variable naming a model folder.
 pub const MODEL_ENV: &str = "HONE_MODEL";
@@ -195,10 +196,13 @@ pub fn resolve_model_dir(explicit: Option<&Path>) -> ModelLocation {
 pub struct InstalledModel {
     pub name: String,
     pub dir: PathBuf,
+    /// An embedding model, or the local agent's language model.
+    pub kind: ModelKind,
     /// Holds a model's files.
     pub complete: bool,
     pub bytes: u64,
-    /// The folder semantic ranking would use now.
+    /// The model semantic ranking (an embedding model) or the local agent
+    /// (a language model) would use now.
     pub active: bool,
 }
 
@@ -222,7 +226,12 @@ pub fn list_installed(explicit: Option<&Path>) -> Vec<InstalledModel> {
     if !dirs.contains(&active.dir) && active.dir.is_dir() {
         dirs.push(active.dir.clone());
     }
+    let language = &crate::llm::install::DEFAULT_LLM;
+    let active_language = crate::llm::install::resolve_model_file(None).path;
     for dir in dirs {
+        let named = |spec: &&ModelSpec| dir.file_name().is_some_and(|n| n == spec.name);
+        let spec = MODELS.iter().chain([language]).find(named);
+        let kind = spec.map_or(ModelKind::Embedding, |spec| spec.kind);
         let bytes = walkdir::WalkDir::new(&dir)
             .into_iter()
             .filter_map(Result::ok)
@@ -235,8 +244,12 @@ pub fn list_installed(explicit: Option<&Path>) -> Vec<InstalledModel> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),
-            complete: looks_like_model(&dir),
-            active: dir == active.dir,
+            kind,
+            complete: spec.map_or_else(|| looks_like_model(&dir), |spec| spec.is_installed(&dir)),
+            active: match kind {
+                ModelKind::Embedding => dir == active.dir,
+                ModelKind::Language => active_language.starts_with(&dir),
+            },
             bytes,
             dir,
         });
