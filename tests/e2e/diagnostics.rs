@@ -13,9 +13,11 @@
 //! embedding model. The map needs the embedding model: set-up installs it,
 //! and without it this test fails rather than passes.
 
+use std::time::Duration;
+
 use fantoccini::key::Key;
 
-use crate::harness::Harness;
+use crate::harness::{Harness, Painting};
 
 /// Two skills whose routing texts share nearly every word: a planted collision.
 const PDF_TOOLS: &str = "---\nname: pdf-tools\ndescription: Works with PDF files and PDF documents, pages and forms. Merges, splits and rotates PDF pages. Use when the user has a PDF document.\n---\n\n# PDF tools\n\nUse qpdf.\n";
@@ -163,5 +165,74 @@ async fn story(harness: &Harness) {
             .is_ok_and(|v| (v - calibrated).abs() < 0.006)
     })
     .await;
+    app.close().await;
+}
+
+/// Room for the local model to load and answer every held-out case with
+/// the listing as it is and with each confirmed edit, on a busy machine.
+const CONFIRM_DEADLINE: Duration = Duration::from_secs(900);
+
+/// Suggestions confirmed by the agent chosen on the Evals tab (the local
+/// model, the default): previewed with what it costs and that nothing
+/// leaves the machine, then each confirmed edit carries the agent's delta
+/// beside the offline one. A library of the two colliding skills and their
+/// suite alone, so the confirmation asks a few dozen local requests, not the
+/// bundled library's hundreds. Needs the local model (set-up installs it);
+/// without it the test fails.
+#[test]
+fn suggestions_confirmed_by_the_local_agent() {
+    let model = hone_core::llm::resolve_model_file(None);
+    assert!(
+        model.installed,
+        "confirming suggestions needs the local model at {}: run `hone model install --llm` (scripts/setup.sh does)",
+        model.path.display()
+    );
+    let library = tempfile::tempdir().unwrap();
+    for (name, text) in [("pdf-tools", PDF_TOOLS), ("pdf-extract", PDF_EXTRACT)] {
+        std::fs::create_dir_all(library.path().join(name)).unwrap();
+        std::fs::write(library.path().join(name).join("SKILL.md"), text).unwrap();
+    }
+    std::fs::create_dir_all(library.path().join("evals")).unwrap();
+    std::fs::write(library.path().join("evals/diag.yaml"), SUITE).unwrap();
+    let Some(harness) = Harness::start_with(Some(library.path()), Painting::Composited) else {
+        return;
+    };
+    harness.block_on(confirm_story(&harness));
+}
+
+async fn confirm_story(harness: &Harness) {
+    let app = harness.launch().await;
+    app.wait_for("[data-skill=pdf-extract]").await;
+    app.click("[data-testid=tab-query]").await;
+    app.select("[data-testid=ranker]", "bm25").await;
+    app.click("[data-skill=pdf-extract]").await;
+    app.wait_for_text("[data-testid=editor]", "Extracts text from PDF pages")
+        .await;
+    app.click("[data-testid=tab-evals]").await;
+    app.click("[data-testid=tune] summary").await;
+    app.click("[data-testid=suggest]").await;
+    app.wait_for("[data-testid=suggestion]").await;
+
+    app.click("[data-testid=confirm-with-agent]").await;
+    app.wait_for_text_within(
+        "[data-testid=confirm-privacy]",
+        "nothing leaves",
+        Duration::from_secs(120),
+    )
+    .await;
+    let cost = app.text_of("[data-testid=confirm-cost]").await.unwrap();
+    assert!(
+        cost.contains("× 1 run"),
+        "the local model runs once: {cost}"
+    );
+    assert!(cost.ends_with("$0."), "{cost}");
+    app.screenshot("confirm-preview").await;
+    app.click("[data-testid=confirm-run]").await;
+    app.wait_for_text_within("[data-testid=agent-summary]", "confirmed", CONFIRM_DEADLINE)
+        .await;
+    let summary = app.text_of("[data-testid=agent-summary]").await.unwrap();
+    assert!(!summary.contains("stopped"), "{summary}");
+    app.wait_for("[data-testid=suggestion] [data-testid=agent-delta]")
+        .await;
     app.close().await;
 }

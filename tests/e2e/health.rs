@@ -85,6 +85,32 @@ async fn story(harness: &Harness) {
     wait_for_file(&settings, "\"target\": \"claude-api\"");
     app.wait_for_value("[data-testid=health-target]", |v| v == "claude-api")
         .await;
+    // Click to open: a skill the panel lists opens in the editor.
+    app.wait_for("[data-testid=health-skills] tr[data-skill]")
+        .await;
+    app.wait_for_gone("[data-testid=problems-panel] [role=status]")
+        .await;
+    let open = app
+        .text_of("[data-testid=current-skill]")
+        .await
+        .unwrap_or_default();
+    let listed = app
+        .script(
+            "return [...document.querySelectorAll('[data-testid=health-skills] tr[data-skill]')].map((r) => r.dataset.skill);",
+            vec![],
+        )
+        .await;
+    let listed: Vec<String> = serde_json::from_value(listed).unwrap();
+    let other = listed
+        .iter()
+        .find(|id| open.trim() != id.as_str())
+        .unwrap_or_else(|| panic!("a listed skill other than {open:?}: {listed:?}"));
+    app.click(&format!(
+        "[data-testid=health-skills] tr[data-skill=\"{other}\"] button"
+    ))
+    .await;
+    app.wait_for_text("[data-testid=current-skill]", other)
+        .await;
 
     // Token costs as pictures, with what each number counts.
     app.click("[data-testid=tab-costs]").await;
