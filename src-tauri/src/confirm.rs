@@ -6,10 +6,11 @@
 //! every listing asked, and plainly whether the library's text leaves the
 //! machine. The set-up is the agent commands' own ([`Asker`]).
 
-use hone_core::agent::{self, ListingStyle};
+use hone_core::agent::{self, CostEstimate, ListingStyle};
 use hone_core::eval::Suite;
 use hone_core::eval::confirm::{self, ConfirmOptions};
 use hone_core::eval::suggest::Suggestions;
+use hone_core::library::Library;
 use tauri::{AppHandle, Manager};
 
 use crate::agent::{
@@ -17,18 +18,47 @@ use crate::agent::{
 };
 use crate::commands::{AppState, CommandResult, blocking};
 use crate::diagnose::library_suites;
+use crate::session::Session;
 
-fn options(asker: &Asker, threshold: f32) -> ConfirmOptions<'_> {
-    ConfirmOptions {
-        provider: asker.provider(),
-        style: ListingStyle::ClaudeCode,
-        settings: asker.settings(),
-        cache: asker.cache(),
-        read_cache: true,
-        runs: asker.runs(),
-        threshold,
-        jobs: agent::DEFAULT_JOBS,
-        top: confirm::DEFAULT_CONFIRMED,
+/// What both commands start from: the library's suites, the chosen agent,
+/// and the threshold its answers are read with.
+struct Confirmation {
+    suites: Vec<Suite>,
+    asker: Asker,
+    threshold: f32,
+}
+
+impl Confirmation {
+    fn new(app: &AppHandle, session: &Session, choice: &ProviderChoice) -> CommandResult<Self> {
+        Ok(Self {
+            suites: library_suites(session)?,
+            asker: Asker::new(app, session, choice)?,
+            threshold: trigger_threshold(session)?,
+        })
+    }
+
+    fn options(&self) -> ConfirmOptions<'_> {
+        ConfirmOptions {
+            provider: self.asker.provider(),
+            style: ListingStyle::ClaudeCode,
+            settings: self.asker.settings(),
+            cache: self.asker.cache(),
+            read_cache: true,
+            runs: self.asker.runs(),
+            threshold: self.threshold,
+            jobs: agent::DEFAULT_JOBS,
+            top: confirm::DEFAULT_CONFIRMED,
+        }
+    }
+
+    fn estimate(&self, library: &Library, suggestions: &Suggestions) -> CostEstimate {
+        confirm::estimate(
+            library,
+            &self.suites,
+            suggestions,
+            &self.options(),
+            self.asker.price(),
+        )
     }
 }
 
@@ -49,17 +79,11 @@ pub async fn confirm_preview(
 ) -> CommandResult<AgentPreview> {
     blocking(move || {
         let session = app.state::<AppState>().session();
-        let suites: Vec<Suite> = library_suites(&session)?;
-        let asker = Asker::new(&app, &session, &choice)?;
-        let options = options(&asker, trigger_threshold(&session)?);
-        let estimate = confirm::estimate(
-            session.library(),
-            &suites,
-            &suggestions,
-            &options,
-            asker.price(),
-        );
-        Ok(asker.preview(requests_asked(&suggestions), estimate))
+        let confirmation = Confirmation::new(&app, &session, &choice)?;
+        let estimate = confirmation.estimate(session.library(), &suggestions);
+        Ok(confirmation
+            .asker
+            .preview(requests_asked(&suggestions), estimate))
     })
     .await
 }
@@ -77,25 +101,17 @@ pub async fn confirm_suggestions(
     blocking(move || {
         let state = app.state::<AppState>();
         let session = state.session();
-        let suites = library_suites(&session)?;
-        let asker = Asker::new(&app, &session, &choice)?;
-        let options = options(&asker, trigger_threshold(&session)?);
-        let estimate = confirm::estimate(
-            session.library(),
-            &suites,
-            &suggestions,
-            &options,
-            asker.price(),
-        );
+        let confirmation = Confirmation::new(&app, &session, &choice)?;
+        let estimate = confirmation.estimate(session.library(), &suggestions);
         let progress = progress_events(&state);
         let mut found = suggestions;
         cancellable(&app, |cancel| {
             confirm::confirm(
                 session.library(),
-                &suites,
+                &confirmation.suites,
                 &mut found,
-                &options,
-                asker.budget(&estimate),
+                &confirmation.options(),
+                confirmation.asker.budget(&estimate),
                 cancel,
                 &progress,
             )
