@@ -1,5 +1,8 @@
-//! HS207 `description-from-body`: its documentation, what `hone rule HS207`
-//! prints; the check is in the area's `mod.rs`.
+//! HS207 `description-from-body`: its documentation, check and tests.
+
+use std::ops::Range;
+
+use crate::rules::{Checker, Rule};
 
 crate::rules::rule_doc! {
     /// Claude Code loads a skill without `description` and lists it with the first
@@ -8,4 +11,57 @@ crate::rules::rule_doc! {
     /// chose the skill, and rarely says when to use it. The finding shows the text
     /// Claude Code will list; every other client refuses the skill (HS201). Only
     /// for `claude-code`.
+}
+
+/// `HS207` at the frontmatter's opening line: what Claude Code lists instead.
+pub(super) fn check(checker: &mut Checker, open: Range<usize>) {
+    let listed = crate::catalog::first_paragraph(checker.skill.body());
+    let message = if listed.is_empty() {
+        "no `description` and no body paragraph: Claude Code lists the bare name".to_owned()
+    } else {
+        let shown: String = listed.chars().take(120).collect();
+        let more = if shown.len() < listed.len() {
+            "…"
+        } else {
+            ""
+        };
+        format!("no `description`: Claude Code lists the body's first paragraph, \"{shown}{more}\"")
+    };
+    checker
+        .report(Rule::DescriptionFromBody, open, message)
+        .help("add `description:` saying what the skill does and when to use it; other clients refuse the skill without one");
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::Target;
+    use crate::rules::testing::*;
+
+    /// Claude Code skills docs: a missing description falls back to the
+    /// body's first paragraph; the spec, the upload and Copilot require one.
+    #[test]
+    fn missing_description_per_target() {
+        let text = "---\nname: my-skill\n---\n# Title\n\nFormats reports for the team.\n";
+        let claude = findings_for(Rule::DescriptionFromBody, text, Target::ClaudeCode);
+        assert_eq!(claude.len(), 1);
+        assert!(
+            claude[0]
+                .message
+                .contains("\"Formats reports for the team.\""),
+            "{:?}",
+            claude[0]
+        );
+        assert!(findings_for(Rule::DescriptionMissing, text, Target::ClaudeCode).is_empty());
+        for target in [Target::Agentskills, Target::ClaudeApi, Target::Copilot] {
+            assert_eq!(
+                findings_for(Rule::DescriptionMissing, text, target).len(),
+                1,
+                "{target}"
+            );
+            assert!(
+                findings_for(Rule::DescriptionFromBody, text, target).is_empty(),
+                "{target}"
+            );
+        }
+    }
 }

@@ -1,5 +1,8 @@
-//! HS201 `description-missing`: its documentation, what `hone rule HS201`
-//! prints; the check is in the area's `mod.rs`.
+//! HS201 `description-missing`: its documentation, check and tests.
+
+use std::ops::Range;
+
+use crate::rules::{Checker, Rule};
 
 crate::rules::rule_doc! {
     /// The description is what an agent reads to decide whether to use the skill.
@@ -16,4 +19,26 @@ crate::rules::rule_doc! {
     /// name: pdf-tools          # HS201: add a description
     /// ---
     /// ```
+}
+
+/// `HS201` at the frontmatter's opening line, which has no `description`.
+pub(super) fn check(checker: &mut Checker, open: Range<usize>) {
+    checker
+        .report(
+            Rule::DescriptionMissing,
+            open,
+            "the frontmatter has no `description`",
+        )
+        .help("add `description:` saying what the skill does and when to use it");
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::*;
+
+    #[test]
+    fn missing() {
+        fires(Rule::DescriptionMissing, "---\nname: my-skill\n---\n");
+        quiet(Rule::DescriptionMissing, &skill_md("", ""));
+    }
 }

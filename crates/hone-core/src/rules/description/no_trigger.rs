@@ -1,5 +1,8 @@
-//! HS205 `no-trigger`: its documentation, what `hone rule HS205`
-//! prints; the check is in the area's `mod.rs`.
+//! HS205 `no-trigger`: its documentation, check and tests.
+
+use super::find_word;
+use crate::rules::{Checker, Rule};
+use crate::yaml::Node;
 
 crate::rules::rule_doc! {
     /// Agents choose a skill by matching the request against its description. A
@@ -16,4 +19,70 @@ crate::rules::rule_doc! {
     /// description: A toolkit for PDF files.                                # HS205
     /// description: Reads and fills PDFs. Use when the user sends a PDF.    # fine
     /// ```
+}
+
+/// Phrases of a description that say when to use the skill.
+const TRIGGER_WORDS: &[&str] = &[
+    "when",
+    "whenever",
+    "use for",
+    "use this",
+    "use it",
+    "use to",
+    "use on",
+    "use in",
+    "use with",
+    "useful for",
+    "if the user",
+    "if you",
+    "asks",
+    "asked",
+    "ask for",
+    "trigger",
+    "triggers",
+    "invoke",
+    "before",
+    "after",
+    "during",
+];
+
+/// `HS205` when neither `description` (`value`, whose text is `text`) nor
+/// `when_to_use` says when to use the skill.
+pub(super) fn check(checker: &mut Checker, value: &Node, text: &str, when_text: &str) {
+    if says_when(text) || says_when(when_text) {
+        return;
+    }
+    checker
+        .report(
+            Rule::NoTrigger,
+            value.span.clone(),
+            "the description never says when to use the skill",
+        )
+        .help("add a sentence like \"Use when the user asks to ...\" naming concrete requests");
+}
+
+fn says_when(text: &str) -> bool {
+    TRIGGER_WORDS.iter().any(|w| find_word(text, w).is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::description::tests::with_description;
+    use crate::rules::testing::*;
+
+    #[test]
+    fn description_without_when() {
+        fires(
+            Rule::NoTrigger,
+            &with_description("A toolkit for PDF files."),
+        );
+        quiet(
+            Rule::NoTrigger,
+            &with_description("Reads PDFs. Use when the user sends a PDF."),
+        );
+        let with_when = "---\nname: my-skill\ndescription: A PDF toolkit.\nwhen_to_use: When the user sends a PDF.\n---\n";
+        quiet(Rule::NoTrigger, with_when);
+        // "whenever" is a word; "somewhen" is not "when".
+        fires(Rule::NoTrigger, &with_description("Somewhen toolkit."));
+    }
 }
