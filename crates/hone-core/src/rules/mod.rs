@@ -12,12 +12,13 @@
 //! the rule's documentation: the text `hone rule CODE` prints, written once.
 //! A rule's module also holds its check, its fix and its tests where the
 //! check stands on its own: `HS001`–`HS013` (HS014 is reported by
-//! `invalid_yaml`), the body's `HS401`, `HS402` and `HS407`, the links'
-//! `HS405` and `HS406`, and `HS501`; the area's `mod.rs` keeps what its
-//! rules share and calls them in order. Where rules share one reading of
-//! their input, the area's `mod.rs` reads it once and reports them all, with
-//! the area's tests: `name::check` parses `name` once for HS101–HS108, and
-//! likewise `description`, `fields` (HS3xx) and `collision` (HS502);
+//! `invalid_yaml`), `name`'s `HS101`–`HS108`, `description`'s
+//! `HS201`–`HS207`, the body's `HS401`, `HS402` and `HS407`, the links'
+//! `HS405` and `HS406`, and `HS501`; the area's `mod.rs` reads the input
+//! once, keeps what its rules share and calls them in order. Where rules
+//! share one pass over their input, the area's `mod.rs` reports them all,
+//! with the area's tests: `fields` (HS3xx) checks every key in one walk of
+//! the frontmatter, `collision` (HS502) analyses the library once, and
 //! `links::check` walks the links once for HS403 and HS404.
 //!
 //! To add a rule: add its variant to `rules!` in `registry.rs` (in code
