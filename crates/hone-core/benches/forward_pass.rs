@@ -15,6 +15,7 @@
 //!
 //! Run: `cargo bench --profile dev -p hone-core --bench forward_pass`.
 
+use hone_testkit::measure::process_cpu_seconds;
 use std::time::Instant;
 
 use hone_core::embed::{Embedder, resolve_model_dir};
@@ -107,12 +108,4 @@ fn main() {
             .fold(f32::INFINITY, f32::min);
         println!("lowest cosine against the saved vectors: {lowest:.6}");
     }
-}
-
-/// User and system CPU time of this process (Linux).
-fn process_cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
 }

@@ -29,6 +29,7 @@
 //!
 //! Run: `cargo bench --profile dev -p hone-core --bench long_requests`.
 
+use hone_testkit::measure::process_cpu_seconds;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -356,13 +357,4 @@ fn stages(
         mean(4),
         mean(5)
     );
-}
-
-/// User and system CPU time of this process (Linux), so that a run on a busy
-/// machine still tells how much work a request took.
-fn process_cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
 }

@@ -15,6 +15,7 @@
 //! it prints why and measures nothing. Embeddings are cached under
 //! `target/hone-bench-cache`, so only the first run embeds the 5,000 texts.
 
+use hone_testkit::measure::process_cpu_seconds;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -162,16 +163,6 @@ fn semantic(c: &mut Criterion) {
         started.elapsed(),
         cpu.map_or("unknown".into(), |s| format!("{s:.1} s"))
     );
-}
-
-/// User and system CPU time of this process, from `/proc` (Linux), so that a
-/// run on a busy machine still tells how much work embedding took.
-fn process_cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
 }
 
 criterion_group!(benches, semantic);
