@@ -134,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             io_failure,
         )?,
         Format::Json => {
-            let matrix = compat::matrix(&library);
+            let matrix = compat::matrix(&library, Some(&cache.collisions));
             let error = io_failure.then(|| RunError {
                 message: "some paths could not be read; see `problems`".into(),
                 hint: None,
@@ -567,7 +567,7 @@ mod tests {
             path: tmp.path().join("loop"),
             message: "a \"quoted\"\nproblem".into(),
         });
-        let matrix = compat::matrix(&library);
+        let matrix = compat::matrix(&library, None);
         let error = RunError {
             message: "m".into(),
             hint: Some("h".into()),

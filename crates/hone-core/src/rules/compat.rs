@@ -17,6 +17,7 @@ use serde::Serialize;
 
 use super::library as library_rules;
 use super::{Rule, Target, check_frontmatter};
+use crate::check_cache::CollisionMemo;
 use crate::diagnostic::Diagnostic;
 use crate::library::Library;
 use crate::skill::Skill;
@@ -163,15 +164,17 @@ pub fn cell(findings: &[Diagnostic], target: Target) -> Cell {
 /// The matrix of every skill of `library` against every client: each
 /// client's frontmatter rules are run for each skill (in parallel), so a cell
 /// reflects exactly the findings that target reports; the body and file
-/// rules are advice everywhere and are not run again.
-pub fn matrix(library: &Library) -> Vec<SkillCompat> {
+/// rules are advice everywhere and are not run again. The library's
+/// collisions (HS502) come from `collisions` when given: they are the same
+/// for every client, so a check that has just found them is not redone.
+pub fn matrix(library: &Library, collisions: Option<&CollisionMemo>) -> Vec<SkillCompat> {
     let listing_cap = crate::catalog::project_listing_cap(&library.roots);
     // Library-wide findings (a duplicate name) per target, by path.
     let shared: Vec<(Target, HashMap<PathBuf, Vec<Diagnostic>>)> = Target::CLIENTS
         .iter()
         .map(|&target| {
             let mut out = Vec::new();
-            library_rules::check(library, target, None, &mut out);
+            library_rules::check(library, target, collisions, &mut out);
             let mut by_path: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
             for d in out {
                 by_path.entry(d.path.clone()).or_default().push(d);
@@ -235,7 +238,7 @@ mod tests {
             skill_roots: vec![0],
             ..Library::default()
         };
-        matrix(&library).remove(0)
+        matrix(&library, None).remove(0)
     }
 
     /// Claude Code CHANGELOG 2.1.186: malformed YAML loads with empty
@@ -283,7 +286,10 @@ mod tests {
             skill_roots: vec![0],
             ..Library::default()
         };
-        assert_eq!(skill_row(&skill, &library), matrix(&library).remove(0));
+        assert_eq!(
+            skill_row(&skill, &library),
+            matrix(&library, None).remove(0)
+        );
     }
 
     #[test]
