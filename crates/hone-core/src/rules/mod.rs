@@ -13,12 +13,12 @@
 //! A rule's module also holds its check, its fix and its tests where the
 //! check stands on its own: `HS001`–`HS013` (HS014 is reported by
 //! `invalid_yaml`), `name`'s `HS101`–`HS108`, `description`'s
-//! `HS201`–`HS207`, the body's `HS401`, `HS402` and `HS407`, the links'
-//! `HS405` and `HS406`, and `HS501`; the area's `mod.rs` reads the input
-//! once, keeps what its rules share and calls them in order. Where rules
-//! share one pass over their input, the area's `mod.rs` reports them all,
-//! with the area's tests: `fields` (HS3xx) checks every key in one walk of
-//! the frontmatter, `collision` (HS502) analyses the library once, and
+//! `HS201`–`HS207`, the other fields' `HS301`–`HS311`, the body's `HS401`,
+//! `HS402` and `HS407`, the links' `HS405` and `HS406`, and `HS501`; the
+//! area's `mod.rs` reads the input once (`fields` walks the frontmatter's
+//! keys once), keeps what its rules share and calls them in order. Two
+//! checks stay whole in their area's `mod.rs`, because their rules come out
+//! of one pass: `collision` (HS502) analyses the library once, and
 //! `links::check` walks the links once for HS403 and HS404.
 //!
 //! To add a rule: add its variant to `rules!` in `registry.rs` (in code

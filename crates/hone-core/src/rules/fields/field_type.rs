@@ -1,5 +1,9 @@
-//! HS301 `field-type`: its documentation, what `hone rule HS301`
-//! prints; the check is in the area's `mod.rs`.
+//! HS301 `field-type`: its documentation, check and tests.
+
+use super::yaml11_boolean::{self, is_yaml11_boolean};
+use crate::rules::yaml_text::double_quoted;
+use crate::rules::{Checker, Rule};
+use crate::yaml::{Node, Value};
 
 crate::rules::rule_doc! {
     /// Each known key has a type: `name`, `description`, `license`,
@@ -24,4 +28,71 @@ crate::rules::rule_doc! {
     /// **skills-ref differs:** strictyaml reads every scalar as a string, so
     /// `license: 2.0` passes there; PyYAML and the `yaml` npm package return a
     /// number.
+}
+
+/// `HS301`: `key`'s value is not `wanted`.
+pub(super) fn wrong_type(checker: &mut Checker, key: &str, value: &Node, wanted: &str) {
+    let found = value.kind();
+    checker
+        .report(
+            Rule::FieldType,
+            value.span.clone(),
+            format!("`{key}` should be {wanted}, not {found}"),
+        )
+        .help(format!("write `{key}` as {wanted}"));
+}
+
+/// `HS301` for a text field (quoting a number or boolean), and `HS308`
+/// for a plain YAML 1.1 boolean word in it.
+pub(super) fn text_field(checker: &mut Checker, key: &str, value: &Node) {
+    match &value.value {
+        Value::String(s) => {
+            if value.plain
+                && let Some(meaning) = is_yaml11_boolean(s)
+            {
+                yaml11_boolean::check(checker, key, value, meaning);
+            }
+        }
+        Value::Null => {}
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
+            let source = checker.text()[value.span.clone()].to_owned();
+            let found = value.kind();
+            checker
+                .report(
+                    Rule::FieldType,
+                    value.span.clone(),
+                    format!("`{key}` should be a string, not {found}"),
+                )
+                .help("quote the value so every parser reads text")
+                .fix(
+                    format!("Quote the value of `{key}`"),
+                    value.span.clone(),
+                    double_quoted(&source),
+                );
+        }
+        _ => wrong_type(checker, key, value, "a string"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::*;
+
+    #[test]
+    fn wrong_types() {
+        let text = skill_md("license: 2.0\n", "");
+        let d = fires(Rule::FieldType, &text);
+        assert_eq!(spanned(&text, &d), "2.0");
+        assert!(fixed(Rule::FieldType, &text).contains("license: \"2.0\"\n"));
+        fires(Rule::FieldType, &skill_md("metadata: [a]\n", ""));
+        fires(Rule::FieldType, &skill_md("token_estimate: many\n", ""));
+        fires(
+            Rule::FieldType,
+            "---\nname: [a]\ndescription: Use when asked.\n---\n",
+        );
+        quiet(
+            Rule::FieldType,
+            &skill_md("license: MIT\nmetadata:\n  a: b\ntoken_estimate: 10\n", ""),
+        );
+    }
 }

@@ -1,5 +1,8 @@
-//! HS308 `yaml11-boolean`: its documentation, what `hone rule HS308`
-//! prints; the check is in the area's `mod.rs`.
+//! HS308 `yaml11-boolean`: its documentation, check and tests.
+
+use crate::rules::yaml_text::double_quoted;
+use crate::rules::{Checker, Rule};
+use crate::yaml::Node;
 
 crate::rules::rule_doc! {
     /// In YAML 1.2 `no` is the text "no"; in YAML 1.1, which PyYAML and most Python
@@ -14,4 +17,51 @@ crate::rules::rule_doc! {
     /// ```
     ///
     /// The fix quotes the value. For fields that *are* booleans, see HS309.
+}
+
+/// The YAML 1.1 boolean a plain word reads as, if it is one.
+pub(super) fn is_yaml11_boolean(raw: &str) -> Option<bool> {
+    match raw {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => Some(true),
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => Some(false),
+        _ => None,
+    }
+}
+
+/// `HS308` at `value`, which YAML 1.1 reads as the boolean `meaning`.
+pub(super) fn check(checker: &mut Checker, key: &str, value: &Node, meaning: bool) {
+    let raw = checker.text()[value.span.clone()].to_owned();
+    checker
+        .report(
+            Rule::Yaml11Boolean,
+            value.span.clone(),
+            format!(
+                "`{key}: {raw}` is text in YAML 1.2 but the boolean {meaning} in YAML 1.1 (PyYAML)"
+            ),
+        )
+        .help("quote it so every parser reads text")
+        .fix(
+            format!("Quote `{raw}`"),
+            value.span.clone(),
+            double_quoted(&raw),
+        );
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::*;
+
+    #[test]
+    fn yaml11_booleans_in_text_fields() {
+        let text = skill_md("license: no\n", "");
+        assert!(fixed(Rule::Yaml11Boolean, &text).contains("license: \"no\"\n"));
+        fires(
+            Rule::Yaml11Boolean,
+            &skill_md("metadata:\n  internal: Yes\n", ""),
+        );
+        quiet(
+            Rule::Yaml11Boolean,
+            &skill_md("license: \"no\"\nmetadata:\n  internal: \"yes\"\n", ""),
+        );
+    }
 }
