@@ -1,6 +1,6 @@
 //! HS301 `field-type`: its documentation, check and tests.
 
-use super::yaml11_boolean::{self, is_yaml11_boolean};
+use super::yaml11_boolean;
 use crate::rules::yaml_text::double_quoted;
 use crate::rules::{Checker, Rule};
 use crate::yaml::{Node, Value};
@@ -46,13 +46,7 @@ pub(super) fn wrong_type(checker: &mut Checker, key: &str, value: &Node, wanted:
 /// for a plain YAML 1.1 boolean word in it.
 pub(super) fn text_field(checker: &mut Checker, key: &str, value: &Node) {
     match &value.value {
-        Value::String(s) => {
-            if value.plain
-                && let Some(meaning) = is_yaml11_boolean(s)
-            {
-                yaml11_boolean::check(checker, key, value, meaning);
-            }
-        }
+        Value::String(s) => yaml11_boolean::check(checker, key, value, s),
         Value::Null => {}
         Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
             let source = checker.text()[value.span.clone()].to_owned();

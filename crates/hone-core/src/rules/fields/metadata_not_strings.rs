@@ -1,6 +1,6 @@
 //! HS303 `metadata-not-strings`: its documentation, check and tests.
 
-use super::yaml11_boolean::{self, is_yaml11_boolean};
+use super::yaml11_boolean;
 use crate::rules::yaml_text::double_quoted;
 use crate::rules::{Checker, Rule};
 use crate::yaml::{Node, Value};
@@ -41,11 +41,7 @@ pub(super) fn check(checker: &mut Checker, value: &Node) {
         let name = key.key_string();
         match &item.value {
             Value::String(s) => {
-                if item.plain
-                    && let Some(meaning) = is_yaml11_boolean(s)
-                {
-                    yaml11_boolean::check(checker, &format!("metadata.{name}"), item, meaning);
-                }
+                yaml11_boolean::check(checker, &format!("metadata.{name}"), item, s);
             }
             Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Null => {
                 let source = checker.text()[item.span.clone()].to_owned();

@@ -28,8 +28,12 @@ pub(super) fn is_yaml11_boolean(raw: &str) -> Option<bool> {
     }
 }
 
-/// `HS308` at `value`, which YAML 1.1 reads as the boolean `meaning`.
-pub(super) fn check(checker: &mut Checker, key: &str, value: &Node, meaning: bool) {
+/// `HS308` when `value`, a string whose text is `text`, is a plain word
+/// that YAML 1.1 reads as a boolean.
+pub(super) fn check(checker: &mut Checker, key: &str, value: &Node, text: &str) {
+    let Some(meaning) = is_yaml11_boolean(text).filter(|_| value.plain) else {
+        return;
+    };
     let raw = checker.text()[value.span.clone()].to_owned();
     checker
         .report(
