@@ -8,7 +8,9 @@
 //! took when the machine is busy. Set `RAYON_NUM_THREADS=1` to measure one
 //! core's work alone.
 //!
-//! `HONE_SAVE_VECTORS=FILE` writes the request vectors; a later run with
+//! A request takes the 16-bit integer pass where the processor has AVX-512
+//! VNNI (`embed::int16`); `HONE_FLOAT_REQUESTS=1` measures the float pass
+//! that skills take. `HONE_SAVE_VECTORS=FILE` writes the request vectors; a later run with
 //! `HONE_COMPARE_VECTORS=FILE` prints the lowest cosine similarity between its
 //! vectors and those, so that a change to the pass is checked against the
 //! vectors it replaces.

@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
+use hone_core::embed::model::QUANTISATION_OFFSET;
 use hone_core::embed::{Embedder, EmbeddingCache, EmbeddingModel, resolve_model_dir};
 use hone_core::rank::semantic::SemanticRanker;
 use hone_core::rank::{Explanation, Ranker, RoutingDoc, RoutingField};
@@ -87,6 +88,43 @@ fn long_texts_are_truncated_not_rejected() {
     let norm: f32 = vectors[0].iter().map(|v| v * v).sum::<f32>().sqrt();
     assert!((norm - 1.0).abs() < 1e-4);
     assert_eq!(model.max_tokens(), 256);
+}
+
+/// A request's vector and token vectors (the 8-bit pass, where the processor
+/// has it) against the float pass that embeds skills.
+#[test]
+fn a_request_embeds_as_a_skill_text_does() {
+    let model = model();
+    let long = "We want to extract tables from scanned PDF invoices and load them into a \
+                spreadsheet every night; the team reviews everything through pull requests. "
+        .repeat(4);
+    let texts = [
+        "",
+        "fill out a tax form",
+        "Reads PDF files. Fills in PDF forms and signs them.",
+        long.as_str(),
+    ];
+    let dot = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
+    let inputs: Vec<(&str, &[std::ops::Range<usize>])> =
+        texts.iter().map(|t| (*t, &[][..])).collect();
+    let skills = model.embed_segmented(&inputs, &mut |_| {}).unwrap();
+    for (text, skill) in texts.iter().zip(&skills) {
+        let request = model.embed_query(text).unwrap();
+        let cosine = dot(&request.vector, &skill.vector);
+        assert!(cosine > 0.99, "{text:?}: cosine {cosine}");
+        assert_eq!(request.token_ids, skill.tokens.ids, "{text:?}");
+        // The skill's token vectors are stored in 8 bits: restore them.
+        let dim = model.dim();
+        for (t, scale) in skill.tokens.scales.iter().enumerate() {
+            let restored: Vec<f32> = skill.tokens.values[t * dim..][..dim]
+                .iter()
+                .map(|&b| scale * (f32::from(b) - QUANTISATION_OFFSET))
+                .collect();
+            let norm = dot(&restored, &restored).sqrt();
+            let cosine = dot(&request.tokens[t * dim..][..dim], &restored) / norm;
+            assert!(cosine > 0.97, "{text:?}, token {t}: cosine {cosine}");
+        }
+    }
 }
 
 #[test]

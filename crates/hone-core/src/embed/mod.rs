@@ -22,6 +22,8 @@
 
 pub mod cache;
 pub mod install;
+#[cfg(target_arch = "x86_64")]
+mod int16;
 pub mod model;
 pub mod mpnet;
 

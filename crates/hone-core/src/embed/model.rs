@@ -128,6 +128,13 @@ pub struct QueryEmbedding {
     pub tokens: Vec<f32>,
 }
 
+#[cfg(target_arch = "x86_64")]
+type RequestEncoder = super::int16::Int16Bert;
+
+/// No integer pass off x86-64: requests take the float pass.
+#[cfg(not(target_arch = "x86_64"))]
+enum RequestEncoder {}
+
 /// The transformer that turns token ids into token states.
 enum Encoder {
     Bert(Box<BertModel>),
@@ -146,6 +153,8 @@ pub struct EmbeddingModel {
     id: String,
     dir: PathBuf,
     encoder: Encoder,
+    /// The integer pass a single request takes, where the processor has it.
+    request_encoder: Option<RequestEncoder>,
     tokenizer: Tokenizer,
     pooling: Pooling,
     dim: usize,
@@ -263,6 +272,7 @@ impl EmbeddingModel {
         let tensors =
             load_weights(&weights).map_err(|e| invalid("model.safetensors", e.to_string()))?;
         drop(weights);
+        let request_encoder = request_encoder(&tensors, &config);
         let vars = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
         let encoder = match &config {
             EncoderConfig::Bert(config) => {
@@ -288,6 +298,7 @@ impl EmbeddingModel {
             id: format!("{name}-{fingerprint}"),
             dir: dir.to_path_buf(),
             encoder,
+            request_encoder,
             tokenizer,
             pooling,
             dim: config.hidden_size(),
@@ -350,7 +361,14 @@ impl EmbeddingModel {
             .tokenizer
             .encode(text, true)
             .map_err(|e| EmbedError::Inference(e.to_string()))?;
-        let states = self.forward(&[&encoding])?;
+        let states = match &self.request_encoder {
+            Some(encoder) => TokenStates {
+                values: request_states(encoder, encoding.get_ids()),
+                seq_len: encoding.len(),
+                dim: self.dim,
+            },
+            None => self.forward(&[&encoding])?,
+        };
         let pooled = self.pool(&states, 0, &encoding, &[]);
         let mut query = QueryEmbedding {
             vector: pooled.vector,
@@ -498,6 +516,33 @@ impl EmbeddingModel {
             tokens: TokenVectors::default(),
         }
     }
+}
+
+/// The integer request encoder for a BERT model, where this processor runs it.
+#[cfg(target_arch = "x86_64")]
+fn request_encoder(
+    tensors: &HashMap<String, Tensor>,
+    config: &EncoderConfig,
+) -> Option<RequestEncoder> {
+    match config {
+        EncoderConfig::Bert(config) => RequestEncoder::new(tensors, config),
+        EncoderConfig::Mpnet(_) => None,
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn request_encoder(_: &HashMap<String, Tensor>, _: &EncoderConfig) -> Option<RequestEncoder> {
+    None
+}
+
+#[cfg(target_arch = "x86_64")]
+fn request_states(encoder: &RequestEncoder, ids: &[u32]) -> Vec<f32> {
+    encoder.forward(ids)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn request_states(encoder: &RequestEncoder, _: &[u32]) -> Vec<f32> {
+    match *encoder {}
 }
 
 /// Positions of the tokens that are not special tokens.
