@@ -92,7 +92,8 @@ impl Int16Bert {
             return None;
         }
         let hidden = config.hidden_size;
-        let fits = hidden.is_multiple_of(COLUMN_BLOCK)
+        let fits = hidden > 0
+            && hidden.is_multiple_of(COLUMN_BLOCK)
             && config.intermediate_size.is_multiple_of(COLUMN_BLOCK)
             && config.num_attention_heads > 0
             && hidden.is_multiple_of(config.num_attention_heads)
@@ -111,10 +112,16 @@ impl Int16Bert {
             tensor.flatten_all().ok()?.to_vec1::<f32>().ok()
         };
         let norm = |name: &str| -> Option<Norm> {
-            Some(Norm {
+            let norm = Norm {
                 weight: values(&format!("{name}.weight"))?,
                 bias: values(&format!("{name}.bias"))?,
-            })
+            };
+            (norm.weight.len() == hidden && norm.bias.len() == hidden).then_some(norm)
+        };
+        // A table of one or more rows of `hidden` values.
+        let table = |name: &str| -> Option<Vec<f32>> {
+            let rows = values(name)?;
+            (!rows.is_empty() && rows.len().is_multiple_of(hidden)).then_some(rows)
         };
         // Dense weights are `[outputs, inputs]`; their transpose, `[inputs,
         // outputs]`, is how the model stores them (see `load_weights`), so
@@ -156,14 +163,14 @@ impl Int16Bert {
                 output_norm: norm(&at("output.LayerNorm"))?,
             });
         }
-        let token_types = values("embeddings.token_type_embeddings.weight")?;
+        let token_types = table("embeddings.token_type_embeddings.weight")?;
         Some(Int16Bert {
             hidden,
             heads: config.num_attention_heads,
             eps: config.layer_norm_eps as f32,
-            word: values("embeddings.word_embeddings.weight")?,
-            position: values("embeddings.position_embeddings.weight")?,
-            token_type: token_types.get(..hidden)?.to_vec(),
+            word: table("embeddings.word_embeddings.weight")?,
+            position: table("embeddings.position_embeddings.weight")?,
+            token_type: token_types[..hidden].to_vec(),
             embedding_norm: norm("embeddings.LayerNorm")?,
             layers,
         })
