@@ -59,6 +59,22 @@ pub struct YamlError {
 }
 
 impl Node {
+    /// Calls `visit` on this node and every node under it, keys included,
+    /// in source order.
+    pub fn walk(&self, visit: &mut impl FnMut(&Node)) {
+        visit(self);
+        match &self.value {
+            Value::Map(entries) => {
+                for (key, value) in entries {
+                    key.walk(visit);
+                    value.walk(visit);
+                }
+            }
+            Value::Seq(items) => items.iter().for_each(|item| item.walk(visit)),
+            _ => {}
+        }
+    }
+
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
             Value::String(s) => Some(s),

@@ -18,28 +18,24 @@ crate::rules::rule_doc! {
 }
 
 /// Reports repeated keys in every mapping of the tree.
-pub(super) fn check(checker: &mut Checker, node: &Node) {
-    match &node.value {
-        Value::Map(entries) => {
-            for (i, (key, value)) in entries.iter().enumerate() {
-                let name = key.key_string();
-                if entries[..i].iter().any(|(k, _)| k.key_string() == name) {
-                    checker
-                        .report(
-                            Rule::DuplicateKey,
-                            key.span.clone(),
-                            format!("`{name}` appears more than once"),
-                        )
-                        .help(
-                            "PyYAML keeps the last value, other parsers reject the file; keep one",
-                        );
-                }
-                check(checker, value);
+pub(super) fn check(checker: &mut Checker, root: &Node) {
+    root.walk(&mut |node| {
+        let Value::Map(entries) = &node.value else {
+            return;
+        };
+        for (i, (key, _)) in entries.iter().enumerate() {
+            let name = key.key_string();
+            if entries[..i].iter().any(|(k, _)| k.key_string() == name) {
+                checker
+                    .report(
+                        Rule::DuplicateKey,
+                        key.span.clone(),
+                        format!("`{name}` appears more than once"),
+                    )
+                    .help("PyYAML keeps the last value, other parsers reject the file; keep one");
             }
         }
-        Value::Seq(items) => items.iter().for_each(|item| check(checker, item)),
-        _ => {}
-    }
+    });
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! HS013 `yaml-tag`: its documentation, check and tests.
 
 use crate::rules::{Checker, Rule};
-use crate::yaml::{Node, Value};
+use crate::yaml::Node;
 
 crate::rules::rule_doc! {
     /// YAML lets a value carry a tag naming its type. Loaders meant for untrusted
@@ -28,8 +28,11 @@ const CORE_TAGS: &[&str] = &[
 ];
 
 /// Explicit tags outside the core schema, anywhere in the tree.
-pub(super) fn check(checker: &mut Checker, node: &Node) {
-    if let Some(tag) = node.tag.as_deref().filter(|t| !CORE_TAGS.contains(t)) {
+pub(super) fn check(checker: &mut Checker, root: &Node) {
+    root.walk(&mut |node| {
+        let Some(tag) = node.tag.as_deref().filter(|t| !CORE_TAGS.contains(t)) else {
+            return;
+        };
         let who = if tag.starts_with("!!binary") {
             "loads as bytes, not text, in PyYAML and the `yaml` npm package"
         } else if tag.starts_with("!!python/") {
@@ -37,25 +40,14 @@ pub(super) fn check(checker: &mut Checker, node: &Node) {
         } else {
             "is refused by PyYAML's `safe_load` and strictyaml (skills-ref), and left unresolved by the `yaml` npm package"
         };
-        let at = node.span.start;
         checker
             .report(
                 Rule::YamlTag,
-                at..node.span.end,
+                node.span.clone(),
                 format!("the YAML tag `{tag}` {who}"),
             )
             .help("remove the tag; frontmatter values are plain text, lists and mappings");
-    }
-    match &node.value {
-        Value::Map(entries) => {
-            for (key, value) in entries {
-                check(checker, key);
-                check(checker, value);
-            }
-        }
-        Value::Seq(items) => items.iter().for_each(|item| check(checker, item)),
-        _ => {}
-    }
+    });
 }
 
 #[cfg(test)]
