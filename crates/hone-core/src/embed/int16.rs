@@ -211,30 +211,29 @@ impl Int16Bert {
 
     #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512vnni,avx2,fma")]
     fn layer(&self, layer: &Layer, input: &[f32], tokens: usize) -> Vec<f32> {
-        let hidden = self.hidden;
         let qkv = layer.qkv.forward(input, tokens);
         let context = self.attention(&qkv, tokens);
         let mut attended = layer.attention_output.forward(&context, tokens);
-        for (row, residual) in attended
-            .chunks_exact_mut(hidden)
-            .zip(input.chunks_exact(hidden))
-        {
-            add_into(row, residual);
-            layer_norm(row, &layer.attention_norm, self.eps);
-        }
+        self.add_and_normalise(&mut attended, input, &layer.attention_norm);
         let mut intermediate = layer.intermediate.forward(&attended, tokens);
         for chunk in intermediate.chunks_exact_mut(LANES) {
             store(chunk, gelu16(load(chunk)));
         }
         let mut output = layer.output.forward(&intermediate, tokens);
-        for (row, residual) in output
-            .chunks_exact_mut(hidden)
-            .zip(attended.chunks_exact(hidden))
+        self.add_and_normalise(&mut output, &attended, &layer.output_norm);
+        output
+    }
+
+    /// Adds the residual `input` to each row of `rows`, then normalises it.
+    #[target_feature(enable = "avx512f,fma")]
+    fn add_and_normalise(&self, rows: &mut [f32], input: &[f32], norm: &Norm) {
+        for (row, residual) in rows
+            .chunks_exact_mut(self.hidden)
+            .zip(input.chunks_exact(self.hidden))
         {
             add_into(row, residual);
-            layer_norm(row, &layer.output_norm, self.eps);
+            layer_norm(row, norm, self.eps);
         }
-        output
     }
 
     /// Self-attention over every token (a request has no padding), one head
@@ -679,20 +678,28 @@ const ERF_POLYNOMIAL: [f32; 5] = [
 mod tests {
     use super::*;
 
+    /// These tests exercise the processor's AVX-512 VNNI; on a processor
+    /// without it they fail rather than pass having tested nothing (the
+    /// pass is never built there, see `supported`).
+    fn require_the_processor() {
+        assert!(
+            supported(),
+            "this processor lacks AVX-512 VNNI: the integer pass cannot run here \
+             (skip these tests with `--skip embed::int16`)"
+        );
+    }
+
     /// `f` of one value, through all 16 lanes.
     fn one_lane(f: unsafe fn(__m512) -> __m512, x: f32) -> f32 {
         let mut out = [0f32; LANES];
-        // SAFETY: callers check `supported()` first.
+        // SAFETY: callers require the processor first.
         unsafe { store(&mut out, f(_mm512_set1_ps(x))) };
         out[0]
     }
 
     #[test]
     fn exp_is_close_to_the_library_exp() {
-        if !supported() {
-            eprintln!("skipped: this processor has no AVX-512 VNNI");
-            return;
-        }
+        require_the_processor();
         for i in -8700..=800 {
             let x = i as f32 / 100.0;
             let (ours, exact) = (one_lane(exp16, x), x.exp());
@@ -705,10 +712,7 @@ mod tests {
 
     #[test]
     fn gelu_is_close_to_the_error_function_gelu() {
-        if !supported() {
-            eprintln!("skipped: this processor has no AVX-512 VNNI");
-            return;
-        }
+        require_the_processor();
         // erf by its series, which converges well for |z| ≤ 4.
         fn erf(z: f64) -> f64 {
             let (mut term, mut sum) = (z, z);
@@ -730,17 +734,14 @@ mod tests {
     }
     #[test]
     fn a_quantised_product_is_close_to_the_float_product() {
-        if !supported() {
-            eprintln!("skipped: this processor has no AVX-512 VNNI");
-            return;
-        }
+        require_the_processor();
         let (inputs, outputs, tokens) = (64, 64, 6);
         let value = |i: usize| ((i * 7919 % 1000) as f32 / 500.0 - 1.0) * 0.3;
         let weights: Vec<f32> = (0..inputs * outputs).map(value).collect();
         let bias: Vec<f32> = (0..outputs).map(|i| value(i + 17)).collect();
         let input: Vec<f32> = (0..tokens * inputs).map(|i| value(i + 101) * 3.0).collect();
         let dense = Dense::quantise(&weights, bias.clone(), inputs, outputs);
-        // SAFETY: the processor was checked above.
+        // SAFETY: the processor was required above.
         let ours = unsafe { dense.forward(&input, tokens) };
         assert_eq!(ours.len(), tokens * outputs);
         for t in 0..tokens {
