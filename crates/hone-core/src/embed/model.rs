@@ -135,6 +135,17 @@ type RequestEncoder = super::int16::Int16Bert;
 #[cfg(not(target_arch = "x86_64"))]
 enum RequestEncoder {}
 
+#[cfg(not(target_arch = "x86_64"))]
+impl RequestEncoder {
+    fn new(_: &HashMap<String, Tensor>, _: &Config) -> Option<RequestEncoder> {
+        None
+    }
+
+    fn forward(&self, _: &[u32]) -> Vec<f32> {
+        match *self {}
+    }
+}
+
 /// The transformer that turns token ids into token states.
 enum Encoder {
     Bert(Box<BertModel>),
@@ -363,7 +374,7 @@ impl EmbeddingModel {
             .map_err(|e| EmbedError::Inference(e.to_string()))?;
         let states = match &self.request_encoder {
             Some(encoder) => TokenStates {
-                values: request_states(encoder, encoding.get_ids()),
+                values: encoder.forward(encoding.get_ids()),
                 seq_len: encoding.len(),
                 dim: self.dim,
             },
@@ -519,7 +530,6 @@ impl EmbeddingModel {
 }
 
 /// The integer request encoder for a BERT model, where this processor runs it.
-#[cfg(target_arch = "x86_64")]
 fn request_encoder(
     tensors: &HashMap<String, Tensor>,
     config: &EncoderConfig,
@@ -528,21 +538,6 @@ fn request_encoder(
         EncoderConfig::Bert(config) => RequestEncoder::new(tensors, config),
         EncoderConfig::Mpnet(_) => None,
     }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn request_encoder(_: &HashMap<String, Tensor>, _: &EncoderConfig) -> Option<RequestEncoder> {
-    None
-}
-
-#[cfg(target_arch = "x86_64")]
-fn request_states(encoder: &RequestEncoder, ids: &[u32]) -> Vec<f32> {
-    encoder.forward(ids)
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn request_states(encoder: &RequestEncoder, _: &[u32]) -> Vec<f32> {
-    match *encoder {}
 }
 
 /// Positions of the tokens that are not special tokens.
