@@ -9,7 +9,9 @@
 //!
 //! Tokenizers:
 //! - `o200k` and `cl100k`: OpenAI's public encodings, exact and offline. The
-//!   ranks are compiled into the binary by `bpe-openai`. Measured against
+//!   ranks are compiled into the binary by `bpe-openai`; `o200k`, the one
+//!   `hone check` counts with, is counted without decoding them (see
+//!   `o200k/mod.rs`), from a table `build.rs` writes. Measured against
 //!   `tiktoken-rs` on the corpus's 16.9 MB of `SKILL.md`, it loads its ranks
 //!   2 to 4 times faster and counts about 1.5 times faster, so it was kept;
 //!   a per-thread memo of piece counts (below) makes it 2.5 times faster again.
@@ -24,6 +26,7 @@
 
 mod bounds;
 pub mod memo;
+mod o200k;
 mod stages;
 
 pub use stages::{
@@ -113,14 +116,19 @@ impl Encoding {
 
     /// The count when it is at most `limit`, else `None`, stopping as soon as
     /// the limit is passed. Exact: a text's count is the sum of its pieces'.
+    /// `o200k` is counted without loading the encoder (see `o200k/mod.rs`).
     fn count_up_to(self, text: &str, limit: usize) -> Option<usize> {
-        let bpe = self.bpe();
         PIECE_COUNTS.with(|maps| {
             let mut maps = maps.borrow_mut();
             let counts = &mut maps[self as usize];
+            if self == Encoding::O200k {
+                return o200k::count_up_to(text, limit, counts);
+            }
+            let bpe = self.bpe();
             let mut total = 0usize;
             for piece in bpe.split(text) {
-                total += piece_count(bpe, counts, piece.as_bytes());
+                let piece = piece.as_bytes();
+                total += piece_count(counts, piece, || bpe.bpe.count(piece));
                 if total > limit {
                     return None;
                 }
@@ -130,8 +138,8 @@ impl Encoding {
     }
 }
 
-fn piece_count(bpe: &bpe_openai::Tokenizer, counts: &mut PieceCounts, piece: &[u8]) -> usize {
-    let encode = || bpe.bpe.count(piece);
+/// The count of `piece` remembered in `counts`, else `encode`'s, remembered.
+fn piece_count(counts: &mut PieceCounts, piece: &[u8], encode: impl FnOnce() -> usize) -> usize {
     if piece.len() <= SHORT_PIECE_BYTES {
         let mut key = [0; 8];
         key[..piece.len()].copy_from_slice(piece);
