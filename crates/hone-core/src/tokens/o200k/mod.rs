@@ -14,24 +14,33 @@
 mod split;
 mod vocab;
 
+use std::cell::RefCell;
+
 use super::PieceCounts;
+
+thread_local! {
+    /// Per thread, so that parallel counting never waits on a lock.
+    static RANKS: RefCell<vocab::RankCache> = RefCell::default();
+}
 
 /// The count of `text` when it is at most `limit`, else `None`, stopping as
 /// soon as the limit is passed. Pieces that are one token are looked up; the
 /// others' counts are remembered in `counts`, since merging costs more.
 pub(super) fn count_up_to(text: &str, limit: usize, counts: &mut PieceCounts) -> Option<usize> {
-    let mut parts = Vec::new();
-    let mut total = 0usize;
-    split::for_each_piece(text, |piece| {
-        total += match vocab::rank(piece) {
-            Some(_) => 1,
-            None => super::piece_count(counts, piece, || {
-                vocab::merged_piece_tokens(piece, &mut parts)
-            }),
-        };
-        total <= limit
-    });
-    (total <= limit).then_some(total)
+    RANKS.with_borrow_mut(|ranks| {
+        let mut parts = Vec::new();
+        let mut total = 0usize;
+        split::for_each_piece(text, |piece| {
+            total += match ranks.rank(piece) {
+                Some(_) => 1,
+                None => super::piece_count(counts, piece, || {
+                    vocab::merged_piece_tokens(piece, ranks, &mut parts)
+                }),
+            };
+            total <= limit
+        });
+        (total <= limit).then_some(total)
+    })
 }
 
 #[cfg(test)]

