@@ -169,8 +169,69 @@ impl Scanner<'_> {
         Some(self.contraction(self.run(upper_end, Class::in_lower_set)))
     }
 
+    /// The end of the piece that starts at `at` when it is a word or a run of
+    /// punctuation all of whose deciding characters are ASCII: most pieces,
+    /// found without classifying a character twice. `None` leaves the piece
+    /// to [`Scanner::piece_end`]'s general rules.
+    fn ascii_piece_end(&self, at: usize) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        // The byte at `i` when it is ASCII or the end (0 there); `None` for
+        // non-ASCII, whose class would need decoding.
+        let ascii = |i: usize| match bytes.get(i) {
+            Some(&b) if b < 0x80 => Some(b),
+            Some(_) => None,
+            None => Some(0),
+        };
+        let run = |mut i: usize, accept: fn(u8) -> bool| {
+            while i < bytes.len() && accept(bytes[i]) {
+                i += 1;
+            }
+            i
+        };
+        let first = bytes[at];
+        if !first.is_ascii() {
+            return None;
+        }
+        let leads = matches!(ASCII[first as usize], Class::Space | Class::Punct);
+        let word_from = if first.is_ascii_alphabetic() {
+            Some(at)
+        } else if leads && ascii(at + 1)?.is_ascii_alphabetic() {
+            Some(at + 1)
+        } else {
+            None
+        };
+        if let Some(from) = word_from {
+            // Alternative 1 when capitals (perhaps none) are followed by a
+            // small letter; else alternative 2, capitals alone. In ASCII no
+            // letter is in both case sets, so there is nothing to backtrack.
+            let upper_end = run(from, |b| b.is_ascii_uppercase());
+            let end = if ascii(upper_end)?.is_ascii_lowercase() {
+                run(upper_end, |b| b.is_ascii_lowercase())
+            } else {
+                upper_end
+            };
+            // A lower-set character past the end would continue the word.
+            ascii(end)?;
+            return Some(self.contraction(end));
+        }
+        let punct_from = if first == b' ' { at + 1 } else { at };
+        if ASCII[ascii(punct_from)? as usize] != Class::Punct || punct_from == bytes.len() {
+            return None;
+        }
+        // Alternatives 1 to 3 fail: no letter follows a lead, no digit starts.
+        let end = run(punct_from, |b| {
+            b < 0x80 && ASCII[b as usize] == Class::Punct
+        });
+        // A non-ASCII mark or symbol would continue the run.
+        ascii(end)?;
+        Some(run(end, |b| matches!(b, b'\r' | b'\n' | b'/')))
+    }
+
     /// The end of the piece that starts at `at`, which is before the end.
     fn piece_end(&self, at: usize) -> usize {
+        if let Some(end) = self.ascii_piece_end(at) {
+            return end;
+        }
         let (first, first_len) = self.at(at).expect("a piece starts before the end");
         let after_lead = first.may_lead_a_word().then_some(at + first_len);
         let starts = [after_lead, Some(at)];
