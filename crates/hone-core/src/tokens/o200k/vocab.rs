@@ -156,6 +156,10 @@ mod tests {
         }
         assert_eq!(rank(b"no such token in o200k \x00\x01"), None);
         assert_eq!(rank(b""), None);
+        // Merging starts from single bytes, each of them a token.
+        for byte in 0..=u8::MAX {
+            assert!(rank(&[byte]).is_some(), "byte {byte} is no token");
+        }
     }
 
     #[test]
