@@ -1,10 +1,11 @@
 //! A lower bound on the `o200k` and `cl100k` token counts of a text, read off
 //! its characters in one pass, without the encoder.
 //!
-//! Deciding "does this body exceed 5,000 tokens?" (`HS402`) exactly costs a
-//! run of the encoder over up to ~20 KB of text, and the first such question
-//! of a process also pays for decoding the encoder's ranks (about 80 ms and
-//! 70 MB). Two bounds settle most questions without it: a token covers at
+//! Deciding "does this text exceed N tokens?" exactly costs a run of the
+//! encoder over up to ~4N bytes of text, and with `cl100k` the first such
+//! question of a process also pays for decoding the encoder's ranks (about
+//! 80 ms and 70 MB; `o200k` is counted without them, see `o200k/mod.rs`, and
+//! faster than this bound reads, so only `cl100k` uses it). Two bounds settle most questions without it: a token covers at
 //! least one byte, so a text of at most `limit` bytes cannot exceed (see
 //! [`super::Tokenizer::exceeds`]); and a text whose bound below is over the
 //! limit must exceed. Only the texts between the two are counted.

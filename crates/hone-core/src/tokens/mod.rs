@@ -9,7 +9,9 @@
 //!
 //! Tokenizers:
 //! - `o200k` and `cl100k`: OpenAI's public encodings, exact and offline. The
-//!   ranks are compiled into the binary by `bpe-openai`. Measured against
+//!   ranks are compiled into the binary by `bpe-openai`; `o200k`, the one
+//!   `hone check` counts with, is counted without decoding them (see
+//!   `o200k/mod.rs`), from a table `build.rs` writes. Measured against
 //!   `tiktoken-rs` on the corpus's 16.9 MB of `SKILL.md`, it loads its ranks
 //!   2 to 4 times faster and counts about 1.5 times faster, so it was kept;
 //!   a per-thread memo of piece counts (below) makes it 2.5 times faster again.
@@ -24,6 +26,7 @@
 
 mod bounds;
 pub mod memo;
+mod o200k;
 mod stages;
 
 pub use stages::{
@@ -95,6 +98,8 @@ thread_local! {
     /// runs) that repeat endlessly, and a lookup is several times cheaper
     /// than encoding a piece again: this memo makes counting about 2.5 times
     /// faster. It is per thread so that parallel counting never waits on a lock.
+    /// `o200k` keeps only the pieces that are not one token: the others cost
+    /// one lookup in its vocabulary table anyway.
     static PIECE_COUNTS: RefCell<[PieceCounts; 2]> = RefCell::new(Default::default());
 }
 
@@ -113,14 +118,19 @@ impl Encoding {
 
     /// The count when it is at most `limit`, else `None`, stopping as soon as
     /// the limit is passed. Exact: a text's count is the sum of its pieces'.
+    /// `o200k` is counted without loading the encoder (see `o200k/mod.rs`).
     fn count_up_to(self, text: &str, limit: usize) -> Option<usize> {
-        let bpe = self.bpe();
         PIECE_COUNTS.with(|maps| {
             let mut maps = maps.borrow_mut();
             let counts = &mut maps[self as usize];
+            if self == Encoding::O200k {
+                return o200k::count_up_to(text, limit, counts);
+            }
+            let bpe = self.bpe();
             let mut total = 0usize;
             for piece in bpe.split(text) {
-                total += piece_count(bpe, counts, piece.as_bytes());
+                let piece = piece.as_bytes();
+                total += piece_count(counts, piece, || bpe.bpe.count(piece));
                 if total > limit {
                     return None;
                 }
@@ -130,8 +140,8 @@ impl Encoding {
     }
 }
 
-fn piece_count(bpe: &bpe_openai::Tokenizer, counts: &mut PieceCounts, piece: &[u8]) -> usize {
-    let encode = || bpe.bpe.count(piece);
+/// The count of `piece` remembered in `counts`, else `encode`'s, remembered.
+fn piece_count(counts: &mut PieceCounts, piece: &[u8], encode: impl FnOnce() -> usize) -> usize {
     if piece.len() <= SHORT_PIECE_BYTES {
         let mut key = [0; 8];
         key[..piece.len()].copy_from_slice(piece);
@@ -354,8 +364,9 @@ impl Tokenizer {
     }
 
     /// Whether `text` has more than `limit` tokens; the cheapest check there is.
-    /// For the OpenAI encodings, bounds read off the text decide first and the
-    /// encoder runs only between them (see `bounds.rs`).
+    /// For the OpenAI encodings a short text is decided by its length; for
+    /// `cl100k` a bound read off the text decides next (see `bounds.rs`), and
+    /// the encoder runs only where neither can.
     pub fn exceeds(&self, text: &str, limit: usize) -> bool {
         match &self.kind {
             // Every token covers at least one byte, so a short text cannot exceed.
@@ -363,7 +374,10 @@ impl Tokenizer {
             // The bound below counts pieces, and real text has more than three
             // bytes a piece: on a shorter text it seldom decides, and reading
             // every long body for it cost as much as it saved (measured).
-            Kind::Exact(_)
+            // `o200k` counts faster than the bound reads (see `o200k/mod.rs`):
+            // without it, the corpus's bodies were decided in 100 ms instead
+            // of 125 (tokens bench, one thread).
+            Kind::Exact(Encoding::Cl100k)
                 if text.len() > BOUND_MIN_BYTES_PER_LIMIT * limit
                     && bounds::pieces_lower_bound(text) > limit =>
             {

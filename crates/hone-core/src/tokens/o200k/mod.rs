@@ -1,0 +1,266 @@
+//! Exact `o200k_base` counts without loading `bpe-openai`'s encoder.
+//!
+//! The body-size rule (`HS402`) counts every long body, and `hone check` on a
+//! library with no cache counts hundreds. `bpe-openai` counts exactly, but the
+//! first count of a process pays for decoding its vocabulary into heap tables
+//! (about 75 ms of CPU and 65 MiB) and for compiling its pre-tokenizer's
+//! Unicode patterns: more than checking every other rule of a 1,800-skill
+//! library. Here the same count is made by a hand-written pre-tokenizer
+//! ([`split`]) and byte-pair encoding over a vocabulary table compiled into the
+//! binary ([`vocab`]), so nothing is loaded. `bpe-openai` stays the reference
+//! the tests compare with on random text, the bundled skills and the shared
+//! corpus, and counts the rare pieces too long to merge here.
+
+mod split;
+mod vocab;
+
+use std::cell::RefCell;
+
+use super::PieceCounts;
+
+thread_local! {
+    /// Per thread, so that parallel counting never waits on a lock.
+    static RANKS: RefCell<vocab::RankCache> = RefCell::default();
+}
+
+/// The count of `text` when it is at most `limit`, else `None`, stopping as
+/// soon as the limit is passed. Pieces that are one token are looked up; the
+/// others' counts are remembered in `counts`, since merging costs more.
+pub(super) fn count_up_to(text: &str, limit: usize, counts: &mut PieceCounts) -> Option<usize> {
+    RANKS.with_borrow_mut(|ranks| {
+        let mut parts = Vec::new();
+        let mut total = 0usize;
+        split::for_each_piece(text, |piece| {
+            total += match ranks.rank(piece) {
+                Some(_) => 1,
+                None => super::piece_count(counts, piece, || {
+                    vocab::merged_piece_tokens(piece, ranks, &mut parts)
+                }),
+            };
+            total <= limit
+        });
+        (total <= limit).then_some(total)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The count here equals `bpe-openai`'s.
+    fn assert_exact(text: &str) {
+        let mut counts = PieceCounts::default();
+        let exact = bpe_openai::o200k_base().count(text);
+        // Twice: the second time, merged pieces come from the memo.
+        for _ in 0..2 {
+            assert_eq!(
+                count_up_to(text, usize::MAX, &mut counts),
+                Some(exact),
+                "{text:?}"
+            );
+        }
+        if exact > 0 {
+            assert_eq!(count_up_to(text, exact - 1, &mut counts), None, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn counts_match_the_encoder_on_tricky_text() {
+        for text in [
+            "",
+            "hello world",
+            "Hello World, it's 2024! We'll see: they've I'M you'RE he'D",
+            "CamelCaseWORDSHere and HTTPServer XMLHttpRequest",
+            "12345678 1,000.5 v2.0.1",
+            "  \n\n  x\t\ty \r\n\r\n   ",
+            "a   b    c\n   \n",
+            "--\n//\n/x\n\n//comment",
+            "path/to/file.rs:12:3 -> (ok) [x] {y} `code` **bold**",
+            "|---|---|\n| a | b |\n",
+            "caf\u{e9} na\u{ef}ve \u{c9}COLE \u{df}",
+            "e\u{301}t\u{e9} \u{301}x \u{301}\u{301}",
+            "\u{3b1}\u{3b2}\u{3b3} \u{394}\u{3b5}\u{3bb}\u{3c4}\u{3b1} \u{41f}\u{440}\u{438}\u{432}\u{435}\u{442}",
+            "\u{4e2d}\u{6587}\u{6587}\u{672c}\u{3002}\u{65e5}\u{672c}\u{8a9e}\u{306e}\u{30c6}\u{30ad}\u{30b9}\u{30c8}",
+            "\u{2014}dash\u{2014} \u{201c}quoted\u{201d} \u{2192} \u{2713} \u{2022} item \u{2026}",
+            "\u{1F600}\u{1F680} \u{2705}\u{FE0F} \u{1F468}\u{200D}\u{1F4BB} \u{1F1FA}\u{1F1F8}",
+            "\u{a0}x\u{a0}\u{a0}y\u{2003}z\u{3000}",
+            "x\u{FE0F}y A\u{FE0F}b \u{FE0F}\u{FE0F}",
+            "\u{ff01}\u{ff10}\u{ff21}\u{ff41} \u{b2}\u{b3} \u{aa}\u{ba}\u{b5} H\u{2082}O x\u{2074}",
+            "'s 'S 'll 'LL 're 've 'm 'd 't 'x it'\u{17f} IT'\u{17f}T",
+            "don't\nwon't\n'tis",
+            "\u{1c5}ungla \u{2160}\u{2161} \u{10d0}\u{10d1} \u{645}\u{631}\u{62d}\u{628}\u{627}",
+            &"=".repeat(600),
+            &format!("a\n{}\nb", "=".repeat(600)),
+        ] {
+            assert_exact(text);
+        }
+    }
+
+    /// Random text from the characters the pattern turns on.
+    #[test]
+    fn counts_match_the_encoder_on_random_text() {
+        const ALPHABET: &[&str] = &[
+            "a",
+            "e",
+            "s",
+            "t",
+            "Z",
+            "K",
+            "'",
+            "1",
+            "7",
+            " ",
+            " ",
+            " ",
+            "\n",
+            "\r",
+            "\t",
+            "/",
+            "-",
+            ".",
+            "(",
+            "#",
+            "`",
+            "_",
+            "word",
+            " the",
+            "ll",
+            "re",
+            "\u{e9}",
+            "\u{c9}",
+            "\u{301}",
+            "\u{aa}",
+            "\u{b2}",
+            "\u{a0}",
+            "\u{85}",
+            "\u{2028}",
+            "\u{2014}",
+            "\u{2192}",
+            "\u{2713}",
+            "\u{FE0F}",
+            "\u{200D}",
+            "\u{1F600}",
+            "\u{4E2D}",
+            "\u{30C6}",
+            "\u{3b1}",
+            "\u{41f}",
+            "\u{ff10}",
+            "\u{3000}",
+            "\u{17f}",
+            "\u{1c5}",
+            "\u{2160}",
+            "\u{2082}",
+        ];
+        let mut rng = fastrand::Rng::with_seed(200);
+        for _ in 0..6000 {
+            let len = rng.usize(1..48);
+            let text: String = (0..len)
+                .map(|_| ALPHABET[rng.usize(..ALPHABET.len())])
+                .collect();
+            assert_exact(&text);
+        }
+    }
+
+    /// Any characters at all: never a panic, always the encoder's count.
+    #[test]
+    fn counts_match_the_encoder_on_arbitrary_characters() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..3000 {
+            let len = rng.usize(1..24);
+            let text: String = (0..len)
+                .map(|_| match rng.usize(..3) {
+                    0 => char::from(rng.u8(..0x80)),
+                    1 => char::from_u32(rng.u32(0x80..0x3000)).unwrap_or('?'),
+                    _ => char::from_u32(rng.u32(0x3000..0x11_0000)).unwrap_or('?'),
+                })
+                .collect();
+            assert_exact(&text);
+        }
+    }
+
+    /// Every character's class is the one the encoder's pattern gives it, and
+    /// a contraction's letters match case-insensitively as the pattern's do.
+    #[test]
+    fn classes_agree_with_the_pattern() {
+        use split::Class;
+        let pattern = |class: Class| {
+            let set = match class {
+                Class::LineBreak => r"[\r\n]",
+                Class::Space => r"[\s&&[^\r\n]]",
+                Class::Upper => r"[\p{Lu}\p{Lt}]",
+                Class::Lower => r"\p{Ll}",
+                Class::Caseless => r"[\p{Lm}\p{Lo}]",
+                Class::Mark => r"\p{M}",
+                Class::Digit => r"\p{N}",
+                Class::Punct => r"[^\s\p{L}\p{N}\p{M}]",
+            };
+            regex::Regex::new(&format!("^{set}$")).unwrap()
+        };
+        let classes = [
+            Class::LineBreak,
+            Class::Space,
+            Class::Upper,
+            Class::Lower,
+            Class::Caseless,
+            Class::Mark,
+            Class::Digit,
+            Class::Punct,
+        ]
+        .map(|class| (class, pattern(class)));
+        let contraction = regex::Regex::new(r"^(?i:'s|'t|'re|'ve|'m|'ll|'d)").unwrap();
+        let mut buffer = [0; 4];
+        for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+            let class = split::class_of(c);
+            let (_, expected) = classes.iter().find(|(k, _)| *k == class).unwrap();
+            assert!(
+                expected.is_match(c.encode_utf8(&mut buffer)),
+                "U+{:04X} is not {class:?}",
+                u32::from(c)
+            );
+            if !c.is_ascii() {
+                // Only ASCII letters and U+017F may continue a contraction.
+                let text = format!("'{c}e");
+                assert_eq!(
+                    contraction.is_match(&text),
+                    c == '\u{17F}',
+                    "U+{:04X}",
+                    u32::from(c)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_bundled_skills_count_exactly() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skills");
+        let mut checked = 0;
+        for entry in walkdir::WalkDir::new(&root) {
+            let entry = entry.unwrap();
+            if entry.path().extension().is_some_and(|e| e == "md") {
+                assert_exact(&std::fs::read_to_string(entry.path()).unwrap());
+                checked += 1;
+            }
+        }
+        assert!(checked > 10, "only {checked} bundled markdown files found");
+    }
+
+    /// With the corpus present: every `SKILL.md` counts as `bpe-openai` counts it.
+    #[test]
+    #[ignore = "needs the shared corpus: HONE_CORPUS=../shared/corpus cargo test -- --ignored"]
+    fn corpus_counts_match_the_encoder() {
+        let dir = std::env::var_os("HONE_CORPUS")
+            .expect("HONE_CORPUS is not set: point it at the shared corpus of real skills");
+        let mut checked = 0;
+        for entry in walkdir::WalkDir::new(dir)
+            .into_iter()
+            .filter_map(Result::ok)
+        {
+            if entry.file_type().is_file() && entry.file_name() == "SKILL.md" {
+                let bytes = std::fs::read(entry.path()).unwrap();
+                assert_exact(&String::from_utf8_lossy(&bytes));
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "only {checked} skills in the corpus");
+    }
+}
