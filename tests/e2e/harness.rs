@@ -23,6 +23,10 @@ const STEP_TIMEOUT: Duration = Duration::from_secs(20);
 /// long, but fail at once when the process has died.
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(120);
 
+/// How long one request for a WebDriver session may go unanswered before it
+/// is asked again (within [`STARTUP_TIMEOUT`]).
+const SESSION_ATTEMPT: Duration = Duration::from_secs(45);
+
 /// How WebKit paints the window under Xvfb, which has no GPU.
 #[derive(Clone, Copy)]
 pub enum Painting {
@@ -285,23 +289,27 @@ impl Harness {
         );
         // tauri-driver accepts connections before the WebKitWebDriver it starts
         // is listening, so a first attempt can be cut off: retry, for as long
-        // as a process may take to start on a loaded machine.
+        // as a process may take to start on a loaded machine. An app that dies
+        // as it starts (GTK once failed to open the display) leaves the
+        // session request unanswered, so no attempt may wait for ever.
         let url = format!("http://127.0.0.1:{}", self.driver_port);
         let started = Instant::now();
         let client = loop {
             let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-            match ClientBuilder::new(connector)
-                .capabilities(capabilities.clone())
-                .connect(&url)
-                .await
-            {
-                Ok(client) => break client,
-                Err(err) if started.elapsed() < STARTUP_TIMEOUT => {
-                    eprintln!("WebDriver session not ready ({err}); retrying");
-                    tokio::time::sleep(Duration::from_millis(500)).await;
-                }
-                Err(err) => panic!("a WebDriver session with the app: {err}"),
+            let mut builder = ClientBuilder::new(connector);
+            builder.capabilities(capabilities.clone());
+            let attempt = builder.connect(&url);
+            let left = STARTUP_TIMEOUT.saturating_sub(started.elapsed());
+            let failure = match tokio::time::timeout(left.min(SESSION_ATTEMPT), attempt).await {
+                Ok(Ok(client)) => break client,
+                Ok(Err(err)) => err.to_string(),
+                Err(_) => format!("no answer within {SESSION_ATTEMPT:?}"),
+            };
+            if started.elapsed() >= STARTUP_TIMEOUT {
+                panic!("a WebDriver session with the app: {failure}");
             }
+            eprintln!("WebDriver session not ready ({failure}); retrying");
+            tokio::time::sleep(Duration::from_millis(500)).await;
         };
         App {
             client,
