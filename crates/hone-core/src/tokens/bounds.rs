@@ -291,12 +291,7 @@ mod tests {
             "#",
             "`",
         ];
-        let mut rng = fastrand::Rng::with_seed(14);
-        for _ in 0..3000 {
-            let len = rng.usize(1..40);
-            let text: String = (0..len)
-                .map(|_| ALPHABET[rng.usize(..ALPHABET.len())])
-                .collect();
+        for text in crate::tokens::random_texts(ALPHABET, 14, 3000, 40) {
             assert_below_both(&text);
         }
     }

@@ -423,6 +423,24 @@ pub fn count_files(
         .collect()
 }
 
+/// `count` texts of 1 to `longest - 1` strings drawn from `alphabet`, the
+/// same for the same `seed`: the random inputs the counting tests compare on.
+#[cfg(test)]
+pub(crate) fn random_texts(
+    alphabet: &'static [&'static str],
+    seed: u64,
+    count: usize,
+    longest: usize,
+) -> impl Iterator<Item = String> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    (0..count).map(move |_| {
+        let len = rng.usize(1..longest);
+        (0..len)
+            .map(|_| alphabet[rng.usize(..alphabet.len())])
+            .collect()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -151,12 +151,7 @@ mod tests {
             "\u{2160}",
             "\u{2082}",
         ];
-        let mut rng = fastrand::Rng::with_seed(200);
-        for _ in 0..6000 {
-            let len = rng.usize(1..48);
-            let text: String = (0..len)
-                .map(|_| ALPHABET[rng.usize(..ALPHABET.len())])
-                .collect();
+        for text in crate::tokens::random_texts(ALPHABET, 200, 6000, 48) {
             assert_exact(&text);
         }
     }
