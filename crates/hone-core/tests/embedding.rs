@@ -90,7 +90,7 @@ fn long_texts_are_truncated_not_rejected() {
     assert_eq!(model.max_tokens(), 256);
 }
 
-/// A request's vector and token vectors (the 8-bit pass, where the processor
+/// A request's vector and token vectors (the 16-bit integer pass, where the processor
 /// has it) against the float pass that embeds skills.
 #[test]
 fn a_request_embeds_as_a_skill_text_does() {

@@ -26,7 +26,7 @@
 
 use std::collections::HashMap;
 
-use candle_core::Tensor;
+use candle_core::{DType, Device, Tensor};
 use candle_transformers::models::bert::{Config, HiddenAct};
 use rayon::prelude::*;
 use std::arch::x86_64::*;
@@ -46,10 +46,11 @@ pub(super) struct Int16Bert {
     hidden: usize,
     heads: usize,
     eps: f32,
-    /// `vocab × hidden`.
-    word: Vec<f32>,
-    /// `positions × hidden`.
-    position: Vec<f32>,
+    /// `vocab × hidden`: the float model's own tensor, shared, not copied
+    /// (a request reads a few of its 30,000 rows).
+    word: Tensor,
+    /// `positions × hidden`, shared as `word` is.
+    position: Tensor,
     /// The embedding of token type 0, the only type a request has.
     token_type: Vec<f32>,
     embedding_norm: Norm,
@@ -118,10 +119,11 @@ impl Int16Bert {
             };
             (norm.weight.len() == hidden && norm.bias.len() == hidden).then_some(norm)
         };
-        // A table of one or more rows of `hidden` values.
-        let table = |name: &str| -> Option<Vec<f32>> {
-            let rows = values(name)?;
-            (!rows.is_empty() && rows.len().is_multiple_of(hidden)).then_some(rows)
+        // A table of one or more rows of `hidden` floats.
+        let table = |name: &str| -> Option<Tensor> {
+            let tensor = tensors.get(&format!("{prefix}{name}"))?;
+            let (rows, columns) = tensor.dims2().ok()?;
+            (rows > 0 && columns == hidden && tensor.dtype() == DType::F32).then(|| tensor.clone())
         };
         // Dense weights are `[outputs, inputs]`; their transpose, `[inputs,
         // outputs]`, is how the model stores them (see `load_weights`), so
@@ -163,44 +165,43 @@ impl Int16Bert {
                 output_norm: norm(&at("output.LayerNorm"))?,
             });
         }
-        let token_types = table("embeddings.token_type_embeddings.weight")?;
+        let token_type = table("embeddings.token_type_embeddings.weight")?
+            .get(0)
+            .and_then(|row| row.to_vec1::<f32>())
+            .ok()?;
         Some(Int16Bert {
             hidden,
             heads: config.num_attention_heads,
             eps: config.layer_norm_eps as f32,
             word: table("embeddings.word_embeddings.weight")?,
             position: table("embeddings.position_embeddings.weight")?,
-            token_type: token_types[..hidden].to_vec(),
+            token_type,
             embedding_norm: norm("embeddings.LayerNorm")?,
             layers,
         })
     }
 
     /// The final token states of `ids` (one unpadded text), `ids.len() × hidden`.
-    pub(super) fn forward(&self, ids: &[u32]) -> Vec<f32> {
+    /// An id past the vocabulary or a text past the positions (which the
+    /// tokenizer never gives) is an error, as in the float pass.
+    pub(super) fn forward(&self, ids: &[u32]) -> candle_core::Result<Vec<f32>> {
         if ids.is_empty() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
+        let index = Tensor::from_slice(ids, ids.len(), &Device::Cpu)?;
+        let words = self.word.index_select(&index, 0)?;
+        let positions = self.position.narrow(0, 0, ids.len())?;
+        let inputs = (words + positions)?.flatten_all()?.to_vec1::<f32>()?;
         // SAFETY: an `Int16Bert` exists only where `supported()` held.
-        unsafe { self.forward_vnni(ids) }
+        Ok(unsafe { self.forward_vnni(inputs, ids.len()) })
     }
 
+    /// `inputs`: each token's word and position embeddings, summed.
     #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512vnni,avx2,fma")]
-    fn forward_vnni(&self, ids: &[u32]) -> Vec<f32> {
-        let hidden = self.hidden;
-        let tokens = ids.len();
-        let vocab = self.word.len() / hidden;
-        let positions = self.position.len() / hidden;
-        let mut states = vec![0f32; tokens * hidden];
-        for (t, (row, &id)) in states.chunks_exact_mut(hidden).zip(ids).enumerate() {
-            // The tokenizer truncates to the positions the model has; an id
-            // past the vocabulary cannot come from it, but must not panic.
-            let id = (id as usize).min(vocab - 1);
-            let word = &self.word[id * hidden..][..hidden];
-            let position = &self.position[t.min(positions - 1) * hidden..][..hidden];
-            for (((s, w), p), k) in row.iter_mut().zip(word).zip(position).zip(&self.token_type) {
-                *s = w + p + k;
-            }
+    fn forward_vnni(&self, inputs: Vec<f32>, tokens: usize) -> Vec<f32> {
+        let mut states = inputs;
+        for row in states.chunks_exact_mut(self.hidden) {
+            add_into(row, &self.token_type);
             layer_norm(row, &self.embedding_norm, self.eps);
         }
         for layer in &self.layers {

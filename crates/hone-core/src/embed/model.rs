@@ -141,7 +141,7 @@ impl RequestEncoder {
         None
     }
 
-    fn forward(&self, _: &[u32]) -> Vec<f32> {
+    fn forward(&self, _: &[u32]) -> candle_core::Result<Vec<f32>> {
         match *self {}
     }
 }
@@ -374,7 +374,9 @@ impl EmbeddingModel {
             .map_err(|e| EmbedError::Inference(e.to_string()))?;
         let states = match &self.request_encoder {
             Some(encoder) => TokenStates {
-                values: encoder.forward(encoding.get_ids()),
+                values: encoder
+                    .forward(encoding.get_ids())
+                    .map_err(|e| EmbedError::Inference(e.to_string()))?,
                 seq_len: encoding.len(),
                 dim: self.dim,
             },
