@@ -40,8 +40,10 @@ pub enum Painting {
 }
 
 pub struct Harness {
-    xvfb: Child,
-    driver: Child,
+    // Dropped in this order: the driver (and the app's WebKitWebDriver)
+    // before the display it draws on.
+    _driver: Process,
+    _xvfb: Process,
     driver_port: u16,
     library: PathBuf,
     _scratch: tempfile::TempDir,
@@ -81,20 +83,6 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// A display number nobody uses: no lock file and no socket.
-fn free_display() -> u32 {
-    // Tests of one run start their displays at the same moment: give each its own range.
-    static STARTED: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let nth = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let start = 90 + (std::process::id() % 400) + 1000 * nth;
-    (start..start + 200)
-        .find(|n| {
-            !Path::new(&format!("/tmp/.X{n}-lock")).exists()
-                && !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
-        })
-        .expect("a free X display number")
-}
-
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
@@ -108,12 +96,22 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// A child process that is stopped (see [`stop`]) when dropped, also when a
+/// test fails while setting up: a failed start never leaves it running.
+struct Process(Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        stop(&mut self.0);
+    }
+}
+
 /// Waits until `ready`, failing when `process` exits first or after
 /// [`STARTUP_TIMEOUT`].
-fn wait_for_start(what: &str, process: &mut Child, mut ready: impl FnMut() -> bool) {
+fn wait_for_start(what: &str, process: &mut Process, mut ready: impl FnMut() -> bool) {
     let started = Instant::now();
     while !ready() {
-        if let Ok(Some(status)) = process.try_wait() {
+        if let Ok(Some(status)) = process.0.try_wait() {
             panic!("{what} exited ({status}) before it was ready");
         }
         assert!(
@@ -124,6 +122,57 @@ fn wait_for_start(what: &str, process: &mut Child, mut ready: impl FnMut() -> bo
         std::thread::sleep(Duration::from_millis(50));
     }
     println!("e2e: {what} ready in {} ms", started.elapsed().as_millis());
+}
+
+/// Starts Xvfb on a display number it chooses itself, and returns it once
+/// the server accepts connections. With `-displayfd` the server takes the
+/// first free number and writes it when it listens, so tests starting their
+/// displays at once never race for a number, and readiness does not hang on
+/// the socket file: where two servers create `/tmp/.X11-unix` at the same
+/// moment, one may listen only on its abstract socket (seen on a fresh
+/// machine), which clients use first anyway.
+fn start_display(xvfb: &Path) -> (Process, u32) {
+    let mut child = Command::new(xvfb)
+        .args([
+            "-displayfd",
+            "1",
+            "-screen",
+            "0",
+            "1600x1000x24",
+            "-nolisten",
+            "tcp",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("Xvfb starts");
+    let stdout = child
+        .stdout
+        .take()
+        .expect("Xvfb's standard output is piped");
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut reader = std::io::BufReader::new(stdout);
+        let mut line = String::new();
+        if std::io::BufRead::read_line(&mut reader, &mut line).is_ok() {
+            let _ = sender.send(line);
+        }
+        // Read on, so that the server never writes into a closed pipe.
+        let _ = std::io::copy(&mut reader, &mut std::io::sink());
+    });
+    let mut process = Process(child);
+    let mut display = None;
+    wait_for_start("the X display", &mut process, || {
+        if let Ok(line) = receiver.try_recv() {
+            let number = line
+                .trim()
+                .parse()
+                .unwrap_or_else(|_| panic!("Xvfb wrote {line:?} where its display number belongs"));
+            display = Some(number);
+        }
+        display.is_some()
+    });
+    (process, display.expect("the display number, once ready"))
 }
 
 impl Harness {
@@ -179,23 +228,7 @@ impl Harness {
                 .unwrap()
         };
 
-        let display = free_display();
-        let mut xvfb = Command::new(tool("Xvfb"))
-            .args([
-                &format!(":{display}"),
-                "-screen",
-                "0",
-                "1600x1000x24",
-                "-nolisten",
-                "tcp",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("Xvfb starts");
-        wait_for_start("the X display", &mut xvfb, || {
-            Path::new(&format!("/tmp/.X11-unix/X{display}")).exists()
-        });
+        let (xvfb, display) = start_display(&tool("Xvfb"));
 
         let scratch = tempfile::tempdir().unwrap();
         let library = match library {
@@ -214,7 +247,7 @@ impl Harness {
         if let Painting::Plain = painting {
             driver.env("WEBKIT_DISABLE_COMPOSITING_MODE", "1");
         }
-        let mut driver = driver
+        let driver = driver
             .args(["--port", &driver_port.to_string()])
             .args(["--native-port", &free_port().to_string()])
             .arg("--native-driver")
@@ -230,6 +263,7 @@ impl Harness {
             .stdout(Stdio::null())
             .spawn()
             .expect("tauri-driver starts");
+        let mut driver = Process(driver);
         wait_for_start("tauri-driver", &mut driver, || {
             std::net::TcpStream::connect(("127.0.0.1", driver_port)).is_ok()
         });
@@ -241,8 +275,8 @@ impl Harness {
         };
         std::fs::create_dir_all(&screenshots).unwrap();
         Some(Harness {
-            xvfb,
-            driver,
+            _driver: driver,
+            _xvfb: xvfb,
             driver_port,
             library,
             _scratch: scratch,
@@ -314,14 +348,6 @@ impl Harness {
         App {
             client,
             screenshots: self.screenshots.clone(),
-        }
-    }
-}
-
-impl Drop for Harness {
-    fn drop(&mut self) {
-        for child in [&mut self.driver, &mut self.xvfb] {
-            stop(child);
         }
     }
 }
