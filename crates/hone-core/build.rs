@@ -6,6 +6,9 @@
 //!   `hone check`; a table built here is ready the moment the program starts,
 //!   and only the pages a check touches are read. It comes from the same
 //!   `bpe-openai` release the engine falls back on, so the two cannot drift.
+//! - Which two-byte strings are tokens, as a bitmap of 65,536 bits: the
+//!   bound in `o200k/bound.rs` reads it for every piece that is no token, so
+//!   it must fit the processor's first-level cache.
 //! - The Unicode classes the `o200k` pre-tokenizer's pattern turns on, as
 //!   sorted ranges, for `include!`. They come from `regex-syntax`, the tables
 //!   `bpe-openai`'s own pattern is compiled with.
@@ -57,6 +60,14 @@ fn write_vocabulary(out: &std::path::Path) {
         .collect();
     std::fs::write(out.join("o200k_slots.bin"), table).expect("OUT_DIR is writable");
     std::fs::write(out.join("o200k_bytes.bin"), bytes).expect("OUT_DIR is writable");
+    let mut pairs = vec![0u8; 1 << 13];
+    for rank in 0..tokens as u32 {
+        if let &[first, second] = bpe.token_bytes(rank) {
+            let bit = usize::from(first) << 8 | usize::from(second);
+            pairs[bit / 8] |= 1 << (bit % 8);
+        }
+    }
+    std::fs::write(out.join("o200k_pairs.bin"), pairs).expect("OUT_DIR is writable");
 }
 
 /// `NON_ASCII_CLASSES`: (first, last, class) of every non-ASCII range that

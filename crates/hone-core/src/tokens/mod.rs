@@ -79,7 +79,7 @@ const SHORT_PIECE_BYTES: usize = 7;
 const PIECE_CACHE_ENTRIES: usize = 1 << 17;
 
 /// A piece of up to 23 bytes, zero-padded, its length in the last byte.
-type PieceKey = [u8; CACHED_PIECE_BYTES + 1];
+type LongKey = [u8; CACHED_PIECE_BYTES + 1];
 
 /// Token counts of pieces, by piece. A lookup misses the processor's caches
 /// more often than not, so short pieces have a map of their own whose
@@ -89,7 +89,7 @@ type PieceKey = [u8; CACHED_PIECE_BYTES + 1];
 struct PieceCounts {
     /// Pieces of up to 7 bytes: the bytes, zero-padded, the length in the top byte.
     short: HashMap<u64, u32, rustc_hash::FxBuildHasher>,
-    long: HashMap<PieceKey, u32, rustc_hash::FxBuildHasher>,
+    long: HashMap<LongKey, u32, rustc_hash::FxBuildHasher>,
 }
 
 thread_local! {
@@ -130,7 +130,7 @@ impl Encoding {
             let mut total = 0usize;
             for piece in bpe.split(text) {
                 let piece = piece.as_bytes();
-                total += piece_count(counts, piece, || bpe.bpe.count(piece));
+                total += counts.count(piece, || bpe.bpe.count(piece));
                 if total > limit {
                     return None;
                 }
@@ -140,21 +140,49 @@ impl Encoding {
     }
 }
 
-/// The count of `piece` remembered in `counts`, else `encode`'s, remembered.
-fn piece_count(counts: &mut PieceCounts, piece: &[u8], encode: impl FnOnce() -> usize) -> usize {
-    if piece.len() <= SHORT_PIECE_BYTES {
-        let mut key = [0; 8];
+/// The key a piece is remembered under in one of [`PieceCounts`]' maps.
+enum PieceKey {
+    Short(u64),
+    Long(LongKey),
+    /// Too long to remember.
+    Uncached,
+}
+
+impl PieceCounts {
+    fn key(piece: &[u8]) -> PieceKey {
+        if piece.len() <= SHORT_PIECE_BYTES {
+            let mut key = [0; 8];
+            key[..piece.len()].copy_from_slice(piece);
+            key[7] = piece.len() as u8;
+            return PieceKey::Short(u64::from_le_bytes(key));
+        }
+        if piece.len() > CACHED_PIECE_BYTES {
+            return PieceKey::Uncached;
+        }
+        let mut key: LongKey = [0; CACHED_PIECE_BYTES + 1];
         key[..piece.len()].copy_from_slice(piece);
-        key[7] = piece.len() as u8;
-        return remembered(&mut counts.short, u64::from_le_bytes(key), encode);
+        key[CACHED_PIECE_BYTES] = piece.len() as u8;
+        PieceKey::Long(key)
     }
-    if piece.len() > CACHED_PIECE_BYTES {
-        return encode();
+
+    /// The count of `piece`, when remembered.
+    fn get(&self, piece: &[u8]) -> Option<usize> {
+        let count = match PieceCounts::key(piece) {
+            PieceKey::Short(key) => self.short.get(&key),
+            PieceKey::Long(key) => self.long.get(&key),
+            PieceKey::Uncached => None,
+        };
+        count.map(|&c| c as usize)
     }
-    let mut key: PieceKey = [0; CACHED_PIECE_BYTES + 1];
-    key[..piece.len()].copy_from_slice(piece);
-    key[CACHED_PIECE_BYTES] = piece.len() as u8;
-    remembered(&mut counts.long, key, encode)
+
+    /// The count of `piece` remembered, else `encode`'s, remembered.
+    fn count(&mut self, piece: &[u8], encode: impl FnOnce() -> usize) -> usize {
+        match PieceCounts::key(piece) {
+            PieceKey::Short(key) => remembered(&mut self.short, key, encode),
+            PieceKey::Long(key) => remembered(&mut self.long, key, encode),
+            PieceKey::Uncached => encode(),
+        }
+    }
 }
 
 /// The count remembered under `key`, else `encode`'s, remembered.
@@ -364,19 +392,24 @@ impl Tokenizer {
     }
 
     /// Whether `text` has more than `limit` tokens; the cheapest check there is.
-    /// For the OpenAI encodings a short text is decided by its length; for
-    /// `cl100k` a bound read off the text decides next (see `bounds.rs`), and
-    /// the encoder runs only where neither can.
+    /// For the OpenAI encodings a short text is decided by its length; then
+    /// `o200k` decides by bounds on its pieces where they can (see
+    /// `o200k::exceeds`) and `cl100k` by a bound read off the text (see
+    /// `bounds.rs`), and merging runs only where they cannot.
     pub fn exceeds(&self, text: &str, limit: usize) -> bool {
         match &self.kind {
             // Every token covers at least one byte, so a short text cannot exceed.
             Kind::Exact(_) if text.len() <= limit => false,
+            Kind::Exact(Encoding::O200k) => PIECE_COUNTS.with(|maps| {
+                o200k::exceeds(
+                    text,
+                    limit,
+                    &mut maps.borrow_mut()[Encoding::O200k as usize],
+                )
+            }),
             // The bound below counts pieces, and real text has more than three
             // bytes a piece: on a shorter text it seldom decides, and reading
             // every long body for it cost as much as it saved (measured).
-            // `o200k` counts faster than the bound reads (see `o200k/mod.rs`):
-            // without it, the corpus's bodies were decided in 100 ms instead
-            // of 125 (tokens bench, one thread).
             Kind::Exact(Encoding::Cl100k)
                 if text.len() > BOUND_MIN_BYTES_PER_LIMIT * limit
                     && bounds::pieces_lower_bound(text) > limit =>

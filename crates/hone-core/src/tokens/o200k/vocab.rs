@@ -10,6 +10,8 @@ include!("table_layout.rs");
 
 static SLOTS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_slots.bin"));
 static TOKEN_BYTES: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_bytes.bin"));
+/// Bit `first << 8 | second` is set when the two bytes are one token.
+static PAIRS: &[u8; 8192] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_pairs.bin"));
 
 /// Pieces longer than this are counted by `bpe-openai` instead: merging here
 /// is quadratic in the piece's length, like tiktoken's, and such pieces (a
@@ -48,6 +50,17 @@ impl Default for RankCache {
 }
 
 impl RankCache {
+    /// Whether `bytes` are one token. Every single byte is one, and whether
+    /// two bytes are is a bit of [`PAIRS`]: a third of a text's pieces are
+    /// that short, and neither hashing nor a cache line is spent on them.
+    pub(super) fn is_token(&mut self, bytes: &[u8]) -> bool {
+        match *bytes {
+            [_] => true,
+            [first, second] => pair_is_token(first, second),
+            _ => self.rank(bytes).is_some(),
+        }
+    }
+
     /// The rank of the token whose bytes are `bytes`, if there is one.
     pub(super) fn rank(&mut self, bytes: &[u8]) -> Option<u32> {
         let prefix = vocab_prefix(bytes);
@@ -144,6 +157,32 @@ pub(super) fn merged_piece_tokens(
     }
 }
 
+/// Whether the two bytes are one token.
+fn pair_is_token(first: u8, second: u8) -> bool {
+    let bit = usize::from(first) << 8 | usize::from(second);
+    PAIRS[bit / 8] & (1 << (bit % 8)) != 0
+}
+
+/// At most how many tokens `piece`, which is no token, merges into.
+///
+/// Merging ends when no two adjacent parts join into a token, so two
+/// adjacent parts of one byte each can only remain where those two bytes
+/// are no token. Say the piece has `n` bytes, `k` adjacent byte pairs that
+/// are no token, and merges into `m ≥ 2` parts of lengths `l_1 … l_m`. Of
+/// the `m - 1` pairs of adjacent parts, at most `k` are two single bytes
+/// (each sits on its own unjoinable byte pair), and every other pair spans
+/// at least three bytes, so `Σ (l_j + l_{j+1}) ≥ 3(m - 1) - k`. The same sum
+/// counts every part twice except the first and the last, once each, so it
+/// is `2n - l_1 - l_m ≤ 2n - 2`. Hence `m ≤ (2n + k + 1) / 3`. And a piece
+/// that is no token is at least two.
+pub(super) fn unmerged_upper_bound(piece: &[u8]) -> usize {
+    let unjoinable = piece
+        .windows(2)
+        .filter(|pair| !pair_is_token(pair[0], pair[1]))
+        .count();
+    ((2 * piece.len() + unjoinable + 1) / 3).max(2)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,6 +198,17 @@ mod tests {
         // Merging starts from single bytes, each of them a token.
         for byte in 0..=u8::MAX {
             assert!(rank(&[byte]).is_some(), "byte {byte} is no token");
+        }
+    }
+
+    #[test]
+    fn the_pair_bitmap_agrees_with_the_table() {
+        for first in 0..=u8::MAX {
+            for second in 0..=u8::MAX {
+                let pair = [first, second];
+                assert_eq!(pair_is_token(first, second), rank(&pair).is_some());
+                assert_eq!(RankCache::default().is_token(&pair), rank(&pair).is_some());
+            }
         }
     }
 
