@@ -76,8 +76,8 @@ impl Library {
     }
 
     /// [`Library::open`], choosing how much to learn about resource files
-    /// (validation needs only their paths). Skills load in parallel while the
-    /// scan goes on.
+    /// (validation needs only their paths). Folders are listed in parallel
+    /// (see [`list_tree`]), then skills load in parallel.
     pub fn open_with(
         roots: &[PathBuf],
         filters: &Filters,
@@ -92,29 +92,20 @@ impl Library {
         if let Some(missing) = roots.iter().find(|root| !root.exists()) {
             return Err(LibraryError::NotFound(missing.clone()));
         }
-        // Skills load while the scan goes on: the scan is one thread's work.
-        let (sender, receiver) = std::sync::mpsc::channel();
-        let (mut loaded, problems) = std::thread::scope(|scope| {
-            let scan = scope.spawn(move || {
-                let mut problems = Vec::new();
-                for (root_index, root) in roots.iter().enumerate() {
-                    scan_skill_dirs(root, &mut problems, &mut |dir, listings| {
-                        // The receiver lives until the scan ends.
-                        let _ = sender.send((root_index, dir, listings));
-                    });
-                }
-                problems
+        let mut problems = Vec::new();
+        let mut found = Vec::new();
+        for (root_index, root) in roots.iter().enumerate() {
+            scan_skill_dirs(root, &mut problems, &mut |dir, listings| {
+                found.push((root_index, dir, listings));
             });
-            let loaded: Vec<_> = receiver
-                .into_iter()
-                .par_bridge()
-                .map(|(root, dir, listings): (usize, PathBuf, Listings)| {
-                    let loaded = Skill::load_listed(&dir, detail, &listings).map_err(|e| (dir, e));
-                    (root, loaded)
-                })
-                .collect();
-            (loaded, scan.join().unwrap_or_default())
-        });
+        }
+        let mut loaded: Vec<_> = found
+            .into_par_iter()
+            .map(|(root, dir, listings): (usize, PathBuf, Listings)| {
+                let loaded = Skill::load_listed(&dir, detail, &listings).map_err(|e| (dir, e));
+                (root, loaded)
+            })
+            .collect();
         library.problems = problems;
         fn dir_of(loaded: &Result<Skill, (PathBuf, std::io::Error)>) -> &Path {
             match loaded {
@@ -272,10 +263,30 @@ fn scan_skill_dirs(
     let mut scan = Scan {
         root: path.canonicalize().unwrap_or_else(|_| path.to_path_buf()),
         followed: Vec::new(),
+        listed: HashMap::new(),
         on_skill,
         problems,
     };
     scan.walk(path, None);
+}
+
+/// The listing of `dir` and of every folder under it that the scan enters,
+/// read in parallel. Links are listed but not entered: whether the scan
+/// follows one depends on the links it met before, which [`Scan::walk`]
+/// decides in order, from these listings.
+fn list_tree(dir: &Path) -> Vec<(PathBuf, std::io::Result<Vec<Entry>>)> {
+    let listing = list_dir(dir);
+    let subdirs: Vec<&Entry> = listing
+        .iter()
+        .flatten()
+        .filter(|e| e.is_dir && !e.is_link && is_scanned_dir(&e.name))
+        .collect();
+    let mut listed: Vec<_> = subdirs
+        .par_iter()
+        .flat_map_iter(|sub| list_tree(&sub.path))
+        .collect();
+    listed.push((dir.to_path_buf(), listing));
+    listed
 }
 
 /// The state of scanning one root. Folders are listed without a `stat`
@@ -285,6 +296,8 @@ struct Scan<'p> {
     root: PathBuf,
     /// Resolved targets of the links followed out of the root.
     followed: Vec<PathBuf>,
+    /// Listings read ahead by [`list_tree`], taken as the walk reaches them.
+    listed: HashMap<PathBuf, std::io::Result<Vec<Entry>>>,
     on_skill: &'p mut dyn FnMut(PathBuf, Listings),
     problems: &'p mut Vec<DiscoveryProblem>,
 }
@@ -293,7 +306,12 @@ impl Scan<'_> {
     /// Scans `dir`. Inside a skill, `kept` collects the listings read, for
     /// the skill's resource scan.
     fn walk(&mut self, dir: &Path, kept: Option<&mut Listings>) {
-        let entries = match list_dir(dir) {
+        // The root, or a followed link: the first folder of a tree not yet listed.
+        if !self.listed.contains_key(dir) {
+            self.listed.extend(list_tree(dir));
+        }
+        let listing = self.listed.remove(dir).expect("listed just above");
+        let entries = match listing {
             Ok(entries) => entries,
             Err(err) => {
                 self.problems.push(DiscoveryProblem {
