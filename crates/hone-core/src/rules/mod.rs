@@ -290,12 +290,23 @@ pub fn check_library_with(
 ) -> Vec<Diagnostic> {
     let listing_cap = catalog::project_listing_cap(&library.roots);
     let memo = cache.map(|c| &c.limits);
-    let mut out: Vec<Diagnostic> = library
-        .skills
-        .par_iter()
-        .flat_map_iter(|skill| check_skill_with(skill, target, memo, listing_cap))
-        .collect();
-    library::check(library, target, cache.map(|c| &c.collisions), &mut out);
+    // The library-wide rules run beside the per-skill ones: analysing the
+    // collisions has sequential steps, which the other core fills.
+    let (mut out, library_wide) = rayon::join(
+        || {
+            library
+                .skills
+                .par_iter()
+                .flat_map_iter(|skill| check_skill_with(skill, target, memo, listing_cap))
+                .collect::<Vec<Diagnostic>>()
+        },
+        || {
+            let mut found = Vec::new();
+            library::check(library, target, cache.map(|c| &c.collisions), &mut found);
+            found
+        },
+    );
+    out.extend(library_wide);
     sort(&mut out);
     out
 }
