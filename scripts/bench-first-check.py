@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""The first `hone check` of a library against skills-ref-rs, side by side.
+
+    scripts/bench-first-check.sh [ROUNDS] [LIBRARY]    (sets up the peer, then runs this)
+
+Runs, interleaved, ROUNDS times each (default 15) and prints the median wall time, CPU time and peak RSS
+of the whole process:
+  - the peer: skills-ref-rs 0.3.3 (PyPI; a Rust core with the spec's checks) finding every folder with a
+    SKILL.md under LIBRARY (os.walk) and validating each, and the same given the folders already found
+    (its validation alone);
+  - `hone check --target all --no-cache LIBRARY`: Hone's first run, every rule, no cache of any kind;
+  - `hone check --target all LIBRARY`: a second run, answers from the user's cache.
+Timing assertions belong nowhere else: this prints figures, it passes or fails nothing.
+"""
+
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def peer(library: str, listed: str | None) -> None:
+    """The peer's run: validate every skill folder (found here, or read from `listed`)."""
+    from skills_ref_rs import validate
+
+    if listed:
+        folders = Path(listed).read_text().splitlines()
+    else:
+        folders = [d for d, _, files in os.walk(library) if "SKILL.md" in files]
+    failing = sum(1 for folder in folders if validate(Path(folder)))
+    print(f"{len(folders)} skills, {failing} failing")
+
+
+def measure(rounds: int, commands: dict[str, list[str]]) -> None:
+    runs: dict[str, list[tuple[float, float, float]]] = {label: [] for label in commands}
+    for _ in range(rounds):
+        for label, command in commands.items():
+            # RUSAGE_CHILDREN's peak RSS is the largest child so far, so each
+            # run's peak comes from wait4 instead.
+            started = time.perf_counter()
+            child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            _, _, usage = os.wait4(child.pid, 0)
+            wall = (time.perf_counter() - started) * 1000
+            cpu = (usage.ru_utime + usage.ru_stime) * 1000
+            runs[label].append((wall, cpu, usage.ru_maxrss / 1024))
+    print(f"{'':32} {'wall ms':>14} {'cpu ms':>8} {'peak MiB':>9}   ({rounds} interleaved rounds, medians; wall p25-p75)")
+    for label, rows in runs.items():
+        walls = sorted(r[0] for r in rows)
+        quartile = lambda q: walls[int(q * (len(walls) - 1))]
+        print(
+            f"{label:32} {statistics.median(walls):6.1f} {quartile(.25):3.0f}-{quartile(.75):<3.0f}"
+            f" {statistics.median(r[1] for r in rows):8.1f} {statistics.median(r[2] for r in rows):9.1f}"
+        )
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--peer"]:
+        peer(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+        return
+    peer_python, hone, rounds, library = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+    listed = Path(os.environ.get("TMPDIR", "/tmp")) / "hone-bench-skill-folders.txt"
+    listed.write_text("\n".join(d for d, _, files in os.walk(library) if "SKILL.md" in files) + "\n")
+    this = str(Path(__file__).resolve())
+    measure(
+        rounds,
+        {
+            "skills-ref-rs (finds, validates)": [peer_python, this, "--peer", library],
+            "skills-ref-rs (validates)": [peer_python, this, "--peer", library, str(listed)],
+            "hone check, first run": [hone, "check", "--target", "all", "--no-cache", library],
+            "hone check, second run": [hone, "check", "--target", "all", library],
+        },
+    )
+
+
+if __name__ == "__main__":
+    main()
