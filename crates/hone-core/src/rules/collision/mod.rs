@@ -350,14 +350,20 @@ fn with_index<T>(docs: &[RoutingDoc], work: impl FnOnce(&mut CollisionIndex) -> 
     let fingerprint = hasher.finish();
     // A panic elsewhere cannot leave the index half built, so a poisoned
     // lock is still good.
-    let mut last = LAST_INDEX.lock().unwrap_or_else(|e| e.into_inner());
-    match last.as_mut() {
-        Some((known, index)) if *known == fingerprint => work(index),
-        _ => {
-            let (_, index) = last.insert((fingerprint, CollisionIndex::new(docs)));
-            work(index)
-        }
+    let lock = || LAST_INDEX.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((known, index)) = lock().as_mut()
+        && *known == fingerprint
+    {
+        return work(index);
     }
+    // Built without the lock: the analysis runs on the thread pool, where a
+    // thread that held the lock could take up another check waiting on it
+    // and wait for itself (seen when checks ran on the pool). `work` never
+    // uses the pool.
+    let built = CollisionIndex::new(docs);
+    let mut last = lock();
+    let (_, index) = last.insert((fingerprint, built));
+    work(index)
 }
 
 /// `HS502` for every colliding pair of the library, at both skills.
@@ -550,6 +556,59 @@ mod tests {
         }
         // pdf-forms shares `PDF` and `use` words with both, but is a different job.
         assert!(found.iter().all(|d| !d.message.contains("pdf-forms")));
+    }
+
+    /// Checks of different libraries running on the thread pool at once, as
+    /// the app and `hone serve` run them: none waits on another for ever.
+    /// The deadline only catches a hang; the checks take milliseconds.
+    #[test]
+    fn checks_on_the_pool_at_once_never_wait_for_each_other() {
+        let libraries: Vec<(tempfile::TempDir, Library)> = (0..4)
+            .map(|n| {
+                let skills: Vec<(String, String)> = SKILLS
+                    .iter()
+                    .map(|(name, description)| {
+                        (format!("{name}-{n}"), format!("{description} ({n})"))
+                    })
+                    .collect();
+                let borrowed: Vec<(&str, &str)> = skills
+                    .iter()
+                    .map(|(a, b)| (a.as_str(), b.as_str()))
+                    .collect();
+                library(&borrowed)
+            })
+            .collect();
+        let libraries = std::sync::Arc::new(libraries);
+        let (done, finished) = std::sync::mpsc::channel();
+        /// Says the thread ended, also when it panics.
+        struct Ended(std::sync::mpsc::Sender<()>);
+        impl Drop for Ended {
+            fn drop(&mut self) {
+                let _ = self.0.send(());
+            }
+        }
+        // Several threads outside the pool (as tests, or the app's commands,
+        // call checks), each checking libraries whose analyses differ.
+        let threads: Vec<_> = (0..4)
+            .map(|thread| {
+                let (libraries, ended) = (libraries.clone(), Ended(done.clone()));
+                std::thread::spawn(move || {
+                    let _ended = ended;
+                    for round in 0..25 {
+                        let (_, library) = &libraries[(thread + round) % libraries.len()];
+                        assert_eq!(collisions(library).len(), 2);
+                    }
+                })
+            })
+            .collect();
+        for _ in &threads {
+            finished
+                .recv_timeout(std::time::Duration::from_secs(300))
+                .expect("checks waited for each other on the pool (a deadlock)");
+        }
+        for thread in threads {
+            thread.join().unwrap();
+        }
     }
 
     #[test]
