@@ -7,7 +7,7 @@
 //!   and only the pages a check touches are read. It comes from the same
 //!   `bpe-openai` release the engine falls back on, so the two cannot drift.
 //! - Which two-byte strings are tokens, as a bitmap of 65,536 bits: the
-//!   bound in `o200k/bound.rs` reads it for every piece that is no token, so
+//!   upper bound in `o200k/vocab.rs` reads it for every piece that is no token, so
 //!   it must fit the processor's first-level cache.
 //! - The Unicode classes the `o200k` pre-tokenizer's pattern turns on, as
 //!   sorted ranges, for `include!`. They come from `regex-syntax`, the tables

@@ -237,20 +237,15 @@ impl Scanner<'_> {
             return None;
         }
         // Alternatives 1 to 4 fail: no letter or punctuation follows a
-        // space. Then 5 to 8, as in `piece_end`, over a run of ASCII
-        // whitespace that no non-ASCII whitespace continues.
+        // space. Then 5 to 8, over a run of ASCII whitespace that no
+        // non-ASCII whitespace continues.
         let end = run(at, |b| b < 0x80 && ASCII[b as usize].is_whitespace());
         ascii(end)?;
         let after_last_break = bytes[at..end]
             .iter()
             .rposition(|&b| matches!(b, b'\r' | b'\n'))
             .map(|i| at + i + 1);
-        Some(match after_last_break {
-            Some(after) => after,
-            None if end == bytes.len() => end,
-            None if end - at >= 2 => end - 1,
-            None => at + 1,
-        })
+        Some(self.whitespace_piece_end(at, end, end - 1, after_last_break, 1))
     }
 
     /// The end of the piece that starts at `at`, which is before the end.
@@ -305,6 +300,21 @@ impl Scanner<'_> {
                 after_last_break = Some(end);
             }
         }
+        self.whitespace_piece_end(at, end, last_start, after_last_break, first_len)
+    }
+
+    /// Alternatives 5 to 8 over the whitespace run `at..end`, whose last
+    /// character starts at `last_start` and whose first is `first_len`
+    /// bytes: through its last line break (`\s*[\r\n]+`), else to the end of
+    /// the text (`\s+$`), else all but its last character (`\s+(?!\S)`).
+    fn whitespace_piece_end(
+        &self,
+        at: usize,
+        end: usize,
+        last_start: usize,
+        after_last_break: Option<usize>,
+        first_len: usize,
+    ) -> usize {
         match after_last_break {
             Some(after) => after,
             None if end == self.text.len() => end,
