@@ -9,8 +9,9 @@ crate::rules::rule_doc! {
     /// exists for current Claude models; `hone tokens` shows a Claude estimate). A
     /// token covers at least one byte, so bodies under 5,000 bytes are never
     /// counted, and counting stops at the limit (`hone tokens` gives the total).
-    /// `hone check` remembers the answer per body text in the user's cache, so an
-    /// unchanged body is never tokenized twice (`--no-cache` turns that off).
+    /// `hone check` remembers the answer per body text, for the copies of a body
+    /// within a run and across runs in the user's cache, so an unchanged body is
+    /// never tokenized twice (`--no-cache` turns the user's cache off).
     /// Split detail into reference files.
 }
 
