@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use hone_core::diagnostic::{Diagnostic, Severity};
@@ -41,7 +42,13 @@ pub struct Session {
     target: Target,
     /// Why the library's settings could not be read, when they could not.
     settings_problem: Option<ProblemView>,
+    /// Which reading of a library this is: every [`Session::open`] takes the
+    /// next number, so the window can tell a stale view from a fresh one.
+    generation: u64,
 }
+
+/// The last reading's number; 0 is the empty session's.
+static READINGS: AtomicU64 = AtomicU64::new(0);
 
 impl Session {
     /// Opens the project library `project` and, optionally, a user-level
@@ -94,6 +101,7 @@ impl Session {
             allowed,
             by_dir,
             load_ms,
+            generation: READINGS.fetch_add(1, Ordering::Relaxed) + 1,
         })
     }
 
@@ -215,6 +223,7 @@ impl Session {
             load_ms: self.load_ms,
             target: self.target,
             checking: self.diagnostics.get().is_none(),
+            generation: self.generation,
         }
     }
 }
@@ -276,6 +285,18 @@ mod tests {
             assert_eq!(session.skill_at(&path).map(|s| s.id.as_str()), Some("pdf"));
         }
         assert!(session.skill_at(&root.join("nothing/SKILL.md")).is_none());
+    }
+
+    #[test]
+    fn each_reading_of_the_library_is_numbered_after_the_last() {
+        let (_dir, root) = library_with_one_skill();
+        let first = Session::open(&root, None).unwrap();
+        let again = first.reopen().unwrap();
+        assert!(again.view().generation > first.view().generation);
+        // Checking changes the view of a reading, not which reading it is.
+        let before = again.view().generation;
+        again.check();
+        assert_eq!(again.view().generation, before);
     }
 
     #[test]

@@ -51,6 +51,10 @@ pub struct LibraryView {
     pub target: Target,
     /// Whether the findings are still being computed (counts are 0 until then).
     pub checking: bool,
+    /// Which reading of the library this view shows; a later reading has a
+    /// larger number. A command's answer and an event can arrive in either
+    /// order, so the window keeps the newest view by this and `checking`.
+    pub generation: u64,
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]

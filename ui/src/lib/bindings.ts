@@ -873,6 +873,12 @@ export type LibraryView = {
 	target: Target,
 	/**  Whether the findings are still being computed (counts are 0 until then). */
 	checking: boolean,
+	/**
+	 *  Which reading of the library this view shows; a later reading has a
+	 *  larger number. A command's answer and an event can arrive in either
+	 *  order, so the window keeps the newest view by this and `checking`.
+	 */
+	generation: number,
 };
 
 /**  How one skill appears in Claude Code's listing, and why. */

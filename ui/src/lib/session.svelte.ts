@@ -8,6 +8,7 @@ import type { Analysis, AppEvent, FieldValue, Fix, LibraryView, Preview, Progres
 import type { SkillEditor } from './editor';
 import { Coalesced } from './coalesce';
 import { FORM_TYPING } from './history';
+import { supersedes } from './readings';
 import type { Dialogs } from './dialogs.svelte';
 import type { Suites } from './suites.svelte';
 import { Timings, afterPaint } from './timings.svelte';
@@ -115,7 +116,7 @@ export class Session {
   private async loadLibrary(load: () => Promise<ipc.Startup>, prepare?: () => Promise<void>): Promise<void> {
     try {
       const s = await load();
-      this.library = s.library;
+      if (supersedes(s.library, this.library)) this.library = s.library;
       this.recent = s.recent;
       this.tokenizers = s.tokenizers;
       await prepare?.();
@@ -352,7 +353,7 @@ export class Session {
       this.progress = event.data;
       return;
     }
-    this.library = event.data.library;
+    if (supersedes(event.data.library, this.library)) this.library = event.data.library;
     void this.suites.refresh();
     const open = this.current;
     if (!open || !this.editor) return;
