@@ -114,7 +114,7 @@ async fn measure(harness: &Harness, skill: &Path) {
         costs_reopened.elapsed().as_millis()
     );
     app.click_line_end("description: ").await;
-    let mut in_app = Vec::new();
+    let (mut in_app, mut engine) = (Vec::new(), Vec::new());
     for _ in 0..KEYSTROKES {
         let before = description_chars(&app).await;
         app.type_keys("x").await;
@@ -134,13 +134,15 @@ async fn measure(harness: &Harness, skill: &Path) {
             .await
             .unwrap_or_default();
         in_app.extend(number_after(&shown, "costs: "));
+        engine.extend(decimal_after(&shown, "(engine "));
     }
     assert!(
         !in_app.is_empty(),
         "the window showed no edit-to-findings time (status line)"
     );
+    engine.sort_by(f64::total_cmp);
     println!(
-        "figures: keystroke to fresh findings and costs on {}, measured in the window: median {} ms, all {in_app:?}",
+        "figures: keystroke to fresh findings and costs on {}, measured in the window: median {} ms, all {in_app:?}; the engine's share {engine:?} ms",
         skill.display(),
         median(&mut in_app),
     );
@@ -235,6 +237,15 @@ fn number_after(text: &str, label: &str) -> Option<u64> {
     let rest = &text[text.find(label)? + label.len()..];
     let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
     digits.parse().ok()
+}
+
+fn decimal_after(text: &str, label: &str) -> Option<f64> {
+    let rest = &text[text.find(label)? + label.len()..];
+    let number: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    number.parse().ok()
 }
 
 fn median<T: Ord + Copy + Default>(values: &mut [T]) -> T {

@@ -209,11 +209,21 @@ pub fn matrix(library: &Library, collisions: Option<&CollisionMemo>) -> Vec<Skil
 /// `library`: what the app shows for the open skill.
 pub fn skill_row(skill: &Skill, library: &Library) -> SkillCompat {
     let listing_cap = crate::catalog::project_listing_cap(&library.roots);
+    // The library-wide findings of one skill differ between clients only in
+    // which rules apply: found once (they compare the skill with every other,
+    // the row's slow part on every keystroke), then kept per client.
+    let mut shared = Vec::new();
+    library_rules::check_one(skill, library, Target::All, &mut shared);
     let targets = Target::CLIENTS
         .iter()
         .map(|&target| {
             let mut findings = check_frontmatter(skill, target, listing_cap);
-            library_rules::check_one(skill, library, target, &mut findings);
+            findings.extend(
+                shared
+                    .iter()
+                    .filter(|d| Rule::from_code(&d.code).is_some_and(|r| r.applies_to(target)))
+                    .cloned(),
+            );
             findings.sort_by_key(|d| (d.span.start.offset, d.code.clone()));
             (target.as_str(), cell(&findings, target))
         })
@@ -239,6 +249,48 @@ mod tests {
             ..Library::default()
         };
         matrix(&library, None).remove(0)
+    }
+
+    /// The row of an edited skill finds the library-wide findings once for
+    /// every client; each cell holds what that client's own check reports.
+    #[test]
+    fn an_edited_row_has_each_clients_library_findings() {
+        let tmp = tempfile::tempdir().unwrap();
+        let text = "---\nname: pdf\ndescription: Extracts text and tables from PDF files. Use when a PDF is attached.\n---\nbody\n";
+        for dir in ["pdf", "pdf-copy"] {
+            let dir = tmp.path().join(dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("SKILL.md"), text).unwrap();
+        }
+        let library = Library::open(
+            &[tmp.path().to_path_buf()],
+            &crate::library::Filters::default(),
+        )
+        .unwrap();
+        let saved = library
+            .skills
+            .iter()
+            .find(|s| s.dir_name() == "pdf")
+            .unwrap();
+        let edited = saved.with_text(text.replace("body", "edited body"));
+        let row = skill_row(&edited, &library);
+        for target in Target::CLIENTS {
+            let cap = crate::catalog::project_listing_cap(&library.roots);
+            let mut alone = check_frontmatter(&edited, target, cap);
+            library_rules::check_one(&edited, &library, target, &mut alone);
+            alone.sort_by_key(|d| (d.span.start.offset, d.code.clone()));
+            assert_eq!(
+                row.targets[target.as_str()],
+                cell(&alone, target),
+                "{target:?}"
+            );
+            let codes: Vec<&str> = row.targets[target.as_str()]
+                .findings
+                .iter()
+                .map(|f| f.code.as_str())
+                .collect();
+            assert!(codes.contains(&"HS501"), "{target:?}: {codes:?}");
+        }
     }
 
     /// Claude Code CHANGELOG 2.1.186: malformed YAML loads with empty

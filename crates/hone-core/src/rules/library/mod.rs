@@ -19,7 +19,9 @@ pub(super) fn check(
     duplicate_name::check(library, target, out);
 }
 
-/// The library-wide findings of one skill as it is being edited.
+/// The library-wide findings of one skill as it is being edited. `target`
+/// only selects the rules that apply: the compatibility row checks once for
+/// every client and filters (see `compat::skill_row`).
 pub(super) fn check_one(
     skill: &Skill,
     library: &Library,
