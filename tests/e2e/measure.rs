@@ -133,8 +133,8 @@ async fn measure(harness: &Harness, skill: &Path) {
             .text_of("[data-testid=engine-time]")
             .await
             .unwrap_or_default();
-        in_app.extend(number_after(&shown, "costs: "));
-        engine.extend(decimal_after(&shown, "(engine "));
+        in_app.extend(number_after::<u64>(&shown, "costs: "));
+        engine.extend(number_after::<f64>(&shown, "(engine "));
     }
     assert!(
         !in_app.is_empty(),
@@ -184,7 +184,7 @@ async fn measure(harness: &Harness, skill: &Path) {
             .text_of("[data-testid=rank-timing]")
             .await
             .unwrap_or_default();
-        in_app.extend(number_after(&shown, "keystroke to list "));
+        in_app.extend(number_after::<u64>(&shown, "keystroke to list "));
     }
     assert!(
         !in_app.is_empty(),
@@ -233,13 +233,8 @@ async fn first_hybrid_query(app: &crate::harness::App) {
 }
 
 /// The number (in ms) that follows `label` in `text`.
-fn number_after(text: &str, label: &str) -> Option<u64> {
-    let rest = &text[text.find(label)? + label.len()..];
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok()
-}
-
-fn decimal_after(text: &str, label: &str) -> Option<f64> {
+/// The number the window shows after `label` (`23 ms`, `6.0 ms`).
+fn number_after<T: std::str::FromStr>(text: &str, label: &str) -> Option<T> {
     let rest = &text[text.find(label)? + label.len()..];
     let number: String = rest
         .chars()

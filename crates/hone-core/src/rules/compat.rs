@@ -274,8 +274,8 @@ mod tests {
             .unwrap();
         let edited = saved.with_text(text.replace("body", "edited body"));
         let row = skill_row(&edited, &library);
+        let cap = crate::catalog::project_listing_cap(&library.roots);
         for target in Target::CLIENTS {
-            let cap = crate::catalog::project_listing_cap(&library.roots);
             let mut alone = check_frontmatter(&edited, target, cap);
             library_rules::check_one(&edited, &library, target, &mut alone);
             alone.sort_by_key(|d| (d.span.start.offset, d.code.clone()));
