@@ -61,3 +61,20 @@ fn vocab_hash(prefix: u64, bytes: &[u8]) -> u64 {
 fn vocab_slot_of(hash: u64) -> usize {
     (hash >> (64 - VOCAB_SLOT_BITS)) as usize
 }
+
+/// log2 of the slots of the table of short tokens (3 to 7 bytes): 2^18 slots
+/// of one `u64` hold o200k's 127,451 such tokens at a load of 0.49, in 2 MiB.
+const SHORT_SLOT_BITS: u32 = 18;
+const SHORT_SLOTS: usize = 1 << SHORT_SLOT_BITS;
+/// The longest tokens the short table holds: their bytes and length fit one word.
+const SHORT_MAX_BYTES: usize = 7;
+
+/// A string of 3 to 7 bytes as one word: its bytes, zero-padded, little-endian,
+/// with its length in the top byte, so no two strings share a key and no key is 0.
+fn short_key(bytes: &[u8]) -> u64 {
+    vocab_prefix(bytes) | (bytes.len() as u64) << 56
+}
+
+fn short_slot_of(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SHORT_SLOT_BITS)) as usize
+}
