@@ -33,6 +33,8 @@ pub(super) fn check(checker: &mut Checker) {
         .iter()
         .filter_map(|l| l.resolved.as_deref())
         .collect();
+    // The markdown files read, each once however often the body links it.
+    let mut read_paths: Vec<&str> = Vec::new();
     let mut read_texts: Vec<String> = Vec::new();
     for link in &skill.links {
         let Some(path) = link.resolved.as_deref() else {
@@ -64,11 +66,18 @@ pub(super) fn check(checker: &mut Checker) {
         let wants_text =
             checker.enabled(Rule::NestedReference) || checker.enabled(Rule::UnreferencedResource);
         if wants_text && is_markdown(path) && resources.contains(path) {
-            let Ok(text) = std::fs::read_to_string(skill.dir.join(path)) else {
-                continue;
+            let read = match read_paths.iter().position(|&p| p == path) {
+                Some(read) => read,
+                None => {
+                    let Ok(text) = std::fs::read_to_string(skill.dir.join(path)) else {
+                        continue;
+                    };
+                    read_paths.push(path);
+                    read_texts.push(text);
+                    read_texts.len() - 1
+                }
             };
-            nested_reference::check(checker, link, path, &text, &linked, &resources);
-            read_texts.push(text);
+            nested_reference::check(checker, link, path, &read_texts[read], &linked, &resources);
         }
     }
     if checker.enabled(Rule::UnreferencedResource) {

@@ -109,4 +109,16 @@ mod tests {
             .is_empty()
         );
     }
+
+    #[test]
+    fn a_file_linked_twice_is_reported_at_each_link() {
+        let files = [
+            ("references/a.md", "Read [b](b.md) next.\n"),
+            ("references/b.md", "B\n"),
+        ];
+        let body = "See [a](references/a.md).\n\nAgain, [a](references/a.md).\n";
+        let found = findings_with_files(Rule::NestedReference, body, &files);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_ne!(found[0].span, found[1].span);
+    }
 }
