@@ -78,3 +78,26 @@ fn short_key(bytes: &[u8]) -> u64 {
 fn short_slot_of(key: u64) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SHORT_SLOT_BITS)) as usize
 }
+
+/// log2 of the slots of the table of medium tokens (8 to 15 bytes): 2^17
+/// slots of two `u64`s hold o200k's 60,180 such tokens at a load of 0.46, in
+/// 2 MiB.
+const MEDIUM_SLOT_BITS: u32 = 17;
+const MEDIUM_SLOTS: usize = 1 << MEDIUM_SLOT_BITS;
+/// The longest tokens the medium table holds: their bytes and length fit two words.
+const MEDIUM_MAX_BYTES: usize = 15;
+
+/// A string of 8 to 15 bytes as two words: its first 8 bytes, and the rest,
+/// zero-padded, with the length in the top byte (so the second is never 0).
+fn medium_key(bytes: &[u8]) -> [u64; 2] {
+    [
+        vocab_prefix(bytes),
+        vocab_prefix(&bytes[8..]) | (bytes.len() as u64) << 56,
+    ]
+}
+
+fn medium_slot_of([first, second]: [u64; 2]) -> usize {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mixed = (first.wrapping_mul(K) ^ second).wrapping_mul(K);
+    (mixed >> (64 - MEDIUM_SLOT_BITS)) as usize
+}

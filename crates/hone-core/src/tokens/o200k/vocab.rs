@@ -12,6 +12,8 @@ static SLOTS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_slots.bin"
 static TOKEN_BYTES: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_bytes.bin"));
 /// Every token of 3 to 7 bytes as its [`short_key`], by open addressing.
 static SHORT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_short.bin"));
+/// Every token of 8 to 15 bytes as its [`medium_key`], by open addressing.
+static MEDIUM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_medium.bin"));
 /// Bit `first << 8 | second` is set when the two bytes are one token.
 static PAIRS: &[u8; 8192] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_pairs.bin"));
 
@@ -37,8 +39,11 @@ const NO_TOKEN: u32 = (1 << 28) - 1;
 ///
 /// The vocabulary table is 8 MiB, so nearly every lookup in it misses the
 /// processor's private caches: measured on the corpus, that one load was
-/// most of the lookup's time and a quarter of a cold check's. Words repeat
-/// endlessly, so 384 KiB of recent answers, kept per thread, serve most.
+/// most of the lookup's time. Merging looks up every join of a piece's parts
+/// ([`merged_piece_tokens`]), and those repeat endlessly, so 384 KiB of
+/// recent answers, kept per thread, serve most. ("Is this piece a token?"
+/// asks the cache only for pieces of 16 bytes: shorter ones have tables of
+/// their own, see [`RankCache::is_token`].)
 pub(super) struct RankCache {
     entries: Box<[(u64, u64, u32)]>,
 }
@@ -56,14 +61,18 @@ impl RankCache {
     /// two bytes are is a bit of [`PAIRS`]: a third of a text's pieces are
     /// that short, and neither hashing nor a cache line is spent on them.
     /// Pieces of three to seven bytes, nearly half, are looked up in
-    /// [`SHORT`] by their bytes as one word: one multiply, and a table a
-    /// quarter the vocabulary's size, so more of it stays in the processor's
-    /// caches. Only longer pieces go through the cache and the vocabulary.
+    /// [`SHORT`] by their bytes as one word, and pieces of eight to fifteen,
+    /// a fifth, in [`MEDIUM`] by two: a multiply or two, and tables a
+    /// quarter the vocabulary's size each, so more of them stays in the
+    /// processor's caches (each table took 6 to 13 ms of CPU off the
+    /// corpus's first check). Only longer pieces go through the cache and
+    /// the vocabulary.
     pub(super) fn is_token(&mut self, bytes: &[u8]) -> bool {
         match *bytes {
             [_] => true,
             [first, second] => pair_is_token(first, second),
             _ if bytes.len() <= SHORT_MAX_BYTES => short_is_token(bytes),
+            _ if bytes.len() <= MEDIUM_MAX_BYTES => medium_is_token(bytes),
             _ => self.rank(bytes).is_some(),
         }
     }
@@ -180,6 +189,26 @@ fn short_is_token(bytes: &[u8]) -> bool {
     }
 }
 
+/// Whether `bytes`, 8 to 15 of them, are one token.
+fn medium_is_token(bytes: &[u8]) -> bool {
+    let key = medium_key(bytes);
+    let mut at = medium_slot_of(key);
+    loop {
+        let word = |i: usize| {
+            let from = at * 16 + i * 8;
+            u64::from_le_bytes(MEDIUM[from..from + 8].try_into().expect("8 bytes"))
+        };
+        let second = word(1);
+        if second == key[1] && word(0) == key[0] {
+            return true;
+        }
+        if second == 0 {
+            return false;
+        }
+        at = (at + 1) % MEDIUM_SLOTS;
+    }
+}
+
 /// Whether the two bytes are one token.
 fn pair_is_token(first: u8, second: u8) -> bool {
     let bit = usize::from(first) << 8 | usize::from(second);
@@ -236,27 +265,44 @@ mod tests {
     }
 
     #[test]
-    fn the_short_table_agrees_with_the_table() {
+    fn the_short_and_medium_tables_agree_with_the_table() {
         let bpe = &bpe_openai::o200k_base().bpe;
         let mut cache = RankCache::default();
         for token in 0..bpe.num_tokens() as u32 {
             let bytes = bpe.token_bytes(token);
-            if (3..=SHORT_MAX_BYTES).contains(&bytes.len()) {
-                assert!(short_is_token(bytes), "{bytes:?}");
+            match bytes.len() {
+                3..=SHORT_MAX_BYTES => assert!(short_is_token(bytes), "{bytes:?}"),
+                8..=MEDIUM_MAX_BYTES => assert!(medium_is_token(bytes), "{bytes:?}"),
+                _ => {}
             }
             assert!(cache.is_token(bytes), "{bytes:?}");
         }
         // Strings that are mostly no token, from letters, spaces and bytes
-        // around the zero padding and the length byte.
+        // around the zero padding and the length byte; short ones are often
+        // tokens.
         let mut rng = fastrand::Rng::with_seed(11);
         let alphabet = b" aeinrstABC\x00\x01\x03\x07\xff";
-        for _ in 0..200_000 {
-            let len = rng.usize(3..=SHORT_MAX_BYTES);
+        for _ in 0..400_000 {
+            let len = rng.usize(3..=MEDIUM_MAX_BYTES);
             let bytes: Vec<u8> = (0..len)
                 .map(|_| alphabet[rng.usize(..alphabet.len())])
                 .collect();
-            assert_eq!(short_is_token(&bytes), rank(&bytes).is_some(), "{bytes:?}");
-            assert_eq!(cache.is_token(&bytes), rank(&bytes).is_some(), "{bytes:?}");
+            let expected = rank(&bytes).is_some();
+            if len <= SHORT_MAX_BYTES {
+                assert_eq!(short_is_token(&bytes), expected, "{bytes:?}");
+            } else {
+                assert_eq!(medium_is_token(&bytes), expected, "{bytes:?}");
+            }
+            assert_eq!(cache.is_token(&bytes), expected, "{bytes:?}");
+        }
+        // Tokens with a byte changed: near misses that share a slot's prefix.
+        for token in (0..bpe.num_tokens() as u32).step_by(7) {
+            let mut bytes = bpe.token_bytes(token).to_vec();
+            if (3..=MEDIUM_MAX_BYTES).contains(&bytes.len()) {
+                let at = rng.usize(..bytes.len());
+                bytes[at] ^= 1 << rng.u32(..8);
+                assert_eq!(cache.is_token(&bytes), rank(&bytes).is_some(), "{bytes:?}");
+            }
         }
     }
 
