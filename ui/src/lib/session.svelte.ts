@@ -8,7 +8,7 @@ import type { Analysis, AppEvent, FieldValue, Fix, LibraryView, Preview, Progres
 import type { SkillEditor } from './editor';
 import { Coalesced } from './coalesce';
 import { FORM_TYPING } from './history';
-import { supersedes } from './readings';
+import { stillShown, supersedes } from './readings';
 import type { Dialogs } from './dialogs.svelte';
 import type { Suites } from './suites.svelte';
 import { Timings, afterPaint } from './timings.svelte';
@@ -120,8 +120,11 @@ export class Session {
       this.recent = s.recent;
       this.tokenizers = s.tokenizers;
       await prepare?.();
+      // Another library opened meanwhile is the one shown: leave it be.
+      if (!stillShown(s.library, this.library)) return;
       this.close();
       await this.suites.refresh();
+      if (!stillShown(s.library, this.library)) return;
       if (s.library.skills.length) await this.openSkill(s.library.skills[0]);
     } catch (e) {
       this.message = String(e);
