@@ -69,6 +69,8 @@ impl RankCache {
     /// the vocabulary.
     pub(super) fn is_token(&mut self, bytes: &[u8]) -> bool {
         match *bytes {
+            // No piece is empty, but no answer is wrong.
+            [] => false,
             [_] => true,
             [first, second] => pair_is_token(first, second),
             _ if bytes.len() <= SHORT_MAX_BYTES => short_is_token(bytes),
@@ -277,6 +279,7 @@ mod tests {
             }
             assert!(cache.is_token(bytes), "{bytes:?}");
         }
+        assert!(!cache.is_token(b""));
         // Strings that are mostly no token, from letters, spaces and bytes
         // around the zero padding and the length byte; short ones are often
         // tokens.
