@@ -481,9 +481,9 @@ impl Dense {
         let pairs = self.inputs.div_ceil(2);
         let stride = pairs * 2;
         let rows = row_scales.len();
-        debug_assert_eq!(rows % ROW_BLOCK, 0);
-        debug_assert_eq!(activations.len(), rows * stride);
-        debug_assert_eq!(output.len(), rows * self.outputs);
+        assert_eq!(rows % ROW_BLOCK, 0);
+        assert_eq!(activations.len(), rows * stride);
+        assert_eq!(output.len(), rows * self.outputs);
         for column in (0..self.outputs).step_by(COLUMN_BLOCK) {
             let strip = &self.packed[column / 16 * pairs * GROUP..][..2 * pairs * GROUP];
             let (first, second) = strip.split_at(pairs * GROUP);

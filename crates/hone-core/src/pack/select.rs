@@ -149,7 +149,7 @@ fn help(rule: Rule) -> &'static str {
 
 /// A finding of the pack rule `rule` about the file at `path`.
 pub(crate) fn finding(path: &Path, rule: Rule, message: String) -> Diagnostic {
-    debug_assert_eq!(rule.origin(), Origin::Pack, "{rule}");
+    assert_eq!(rule.origin(), Origin::Pack, "{rule}");
     Diagnostic {
         code: rule.code().into(),
         rule: rule.name().into(),

@@ -333,11 +333,12 @@ pub fn check_skill_in(skill: &Skill, library: &Library, target: Target) -> Vec<D
     out
 }
 
-/// Checks, where debug assertions are on (the engine's own tests: the dev
-/// profile builds the engine without them, see the workspace's `Cargo.toml`),
-/// that each finding's fix agrees with its rule's declared [`FixAvailability`].
+/// Checks, in the engine's own tests (and wherever debug assertions are on;
+/// the dev profile builds the engine without them, see the workspace's
+/// `Cargo.toml`), that each finding's fix agrees with its rule's declared
+/// [`FixAvailability`].
 fn debug_assert_fixes_declared(diagnostics: &[Diagnostic]) {
-    if !cfg!(debug_assertions) {
+    if !cfg!(any(test, debug_assertions)) {
         return;
     }
     for d in diagnostics {

@@ -427,7 +427,7 @@ mod tests {
     /// One finding of every fixable rule, with the target it fires for: each
     /// must carry a fix. (The other direction, a fix from a rule that declares
     /// none or a missing fix from one that declares it always, is asserted on
-    /// every finding of every test run; see `debug_assert_fixes_declared`.)
+    /// every finding of the engine's tests; see `debug_assert_fixes_declared`.)
     #[test]
     fn declared_fixes_are_emitted() {
         let with_name = |name: &str| {
