@@ -48,22 +48,13 @@ fn write_vocabulary(out: &std::path::Path) {
             | (token.len() as u64) << VOCAB_OFFSET_BITS
             | u64::from(rank) << (VOCAB_OFFSET_BITS + VOCAB_LEN_BITS)
             | (hash & 0xFFFF) << 48;
-        let mut at = vocab_slot_of(hash);
-        while slots[at][1] != 0 {
-            at = (at + 1) % VOCAB_SLOTS;
-        }
-        slots[at] = [prefix, meta];
+        insert(&mut slots, vocab_slot_of(hash), [prefix, meta]);
     }
     assert!(
         bytes.len() < 1 << VOCAB_OFFSET_BITS,
         "token bytes do not fit"
     );
-    let table: Vec<u8> = slots
-        .iter()
-        .flatten()
-        .flat_map(|w| w.to_le_bytes())
-        .collect();
-    std::fs::write(out.join("o200k_slots.bin"), table).expect("OUT_DIR is writable");
+    write_words(out, "o200k_slots.bin", slots.iter().flatten().copied());
     std::fs::write(out.join("o200k_bytes.bin"), bytes).expect("OUT_DIR is writable");
     let mut pairs = vec![0u8; 1 << 13];
     for rank in 0..tokens as u32 {
@@ -74,37 +65,39 @@ fn write_vocabulary(out: &std::path::Path) {
     }
     std::fs::write(out.join("o200k_pairs.bin"), pairs).expect("OUT_DIR is writable");
     let mut short = vec![0u64; SHORT_SLOTS];
-    for rank in 0..tokens as u32 {
-        let token = bpe.token_bytes(rank);
-        if (3..=SHORT_MAX_BYTES).contains(&token.len()) {
-            let key = short_key(token);
-            let mut at = short_slot_of(key);
-            while short[at] != 0 {
-                at = (at + 1) % SHORT_SLOTS;
-            }
-            short[at] = key;
-        }
-    }
-    let short: Vec<u8> = short.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(out.join("o200k_short.bin"), short).expect("OUT_DIR is writable");
     let mut medium = vec![[0u64; 2]; MEDIUM_SLOTS];
     for rank in 0..tokens as u32 {
         let token = bpe.token_bytes(rank);
-        if (SHORT_MAX_BYTES + 1..=MEDIUM_MAX_BYTES).contains(&token.len()) {
-            let key = medium_key(token);
-            let mut at = medium_slot_of(key);
-            while medium[at][1] != 0 {
-                at = (at + 1) % MEDIUM_SLOTS;
+        match token.len() {
+            3..=SHORT_MAX_BYTES => {
+                let key = short_key(token);
+                insert(&mut short, short_slot_of(key), key);
             }
-            medium[at] = key;
+            len if len > SHORT_MAX_BYTES && len <= MEDIUM_MAX_BYTES => {
+                let key = medium_key(token);
+                insert(&mut medium, medium_slot_of(key), key);
+            }
+            _ => {}
         }
     }
-    let medium: Vec<u8> = medium
-        .iter()
-        .flatten()
-        .flat_map(|w| w.to_le_bytes())
-        .collect();
-    std::fs::write(out.join("o200k_medium.bin"), medium).expect("OUT_DIR is writable");
+    write_words(out, "o200k_short.bin", short);
+    write_words(out, "o200k_medium.bin", medium.iter().flatten().copied());
+}
+
+/// Puts `key` in the first empty slot from `at` on: open addressing with
+/// linear probing, as `o200k/vocab.rs` reads it. An empty slot is
+/// `K::default()` (zeros), which no key is.
+fn insert<K: Copy + Default + PartialEq>(slots: &mut [K], mut at: usize, key: K) {
+    while slots[at] != K::default() {
+        at = (at + 1) % slots.len();
+    }
+    slots[at] = key;
+}
+
+/// Writes `words` to `name` in `out`, little-endian, for `include_bytes!`.
+fn write_words(out: &std::path::Path, name: &str, words: impl IntoIterator<Item = u64>) {
+    let bytes: Vec<u8> = words.into_iter().flat_map(u64::to_le_bytes).collect();
+    std::fs::write(out.join(name), bytes).expect("OUT_DIR is writable");
 }
 
 /// `NON_ASCII_CLASSES`: (first, last, class) of every non-ASCII range that

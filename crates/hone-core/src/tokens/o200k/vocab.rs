@@ -22,8 +22,9 @@ static PAIRS: &[u8; 8192] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_pair
 /// long rule of `=`, a base64 blob) are rare.
 const MAX_MERGED_BYTES: usize = 256;
 
-fn word(at: usize) -> u64 {
-    u64::from_le_bytes(SLOTS[at..at + 8].try_into().expect("8 bytes"))
+/// The little-endian word at byte `at` of `table`.
+fn word(table: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(table[at..at + 8].try_into().expect("8 bytes"))
 }
 
 /// log2 of the entries of a [`RankCache`].
@@ -114,12 +115,12 @@ fn rank_hashed(bytes: &[u8], prefix: u64, hash: u64) -> Option<u32> {
     let fingerprint = hash & 0xFFFF;
     let mut at = vocab_slot_of(hash);
     loop {
-        let meta = word(at * 16 + 8);
+        let meta = word(SLOTS, at * 16 + 8);
         if meta == 0 {
             return None;
         }
         let len = ((meta >> VOCAB_OFFSET_BITS) & ((1 << VOCAB_LEN_BITS) - 1)) as usize;
-        if meta >> 48 == fingerprint && len == bytes.len() && word(at * 16) == prefix {
+        if meta >> 48 == fingerprint && len == bytes.len() && word(SLOTS, at * 16) == prefix {
             let offset = (meta & ((1 << VOCAB_OFFSET_BITS) - 1)) as usize;
             if len <= 8 || TOKEN_BYTES[offset + 8..offset + len] == bytes[8..] {
                 let rank =
@@ -178,36 +179,37 @@ pub(super) fn merged_piece_tokens(
 /// Whether `bytes`, 3 to 7 of them, are one token.
 fn short_is_token(bytes: &[u8]) -> bool {
     let key = short_key(bytes);
-    let mut at = short_slot_of(key);
-    loop {
-        let slot = u64::from_le_bytes(SHORT[at * 8..at * 8 + 8].try_into().expect("8 bytes"));
-        if slot == key {
-            return true;
-        }
-        if slot == 0 {
-            return false;
-        }
-        at = (at + 1) % SHORT_SLOTS;
-    }
+    holds(short_slot_of(key), SHORT_SLOTS, key, |at| {
+        word(SHORT, at * 8)
+    })
 }
 
 /// Whether `bytes`, 8 to 15 of them, are one token.
 fn medium_is_token(bytes: &[u8]) -> bool {
     let key = medium_key(bytes);
-    let mut at = medium_slot_of(key);
+    holds(medium_slot_of(key), MEDIUM_SLOTS, key, |at| {
+        [word(MEDIUM, at * 16), word(MEDIUM, at * 16 + 8)]
+    })
+}
+
+/// Whether the open-addressed table of `slots` slots, read by `slot`, holds
+/// `key`, probing from `at` as `build.rs`'s `insert` filled it: up to the
+/// first empty slot (`K::default()`).
+fn holds<K: Default + PartialEq>(
+    mut at: usize,
+    slots: usize,
+    key: K,
+    slot: impl Fn(usize) -> K,
+) -> bool {
     loop {
-        let word = |i: usize| {
-            let from = at * 16 + i * 8;
-            u64::from_le_bytes(MEDIUM[from..from + 8].try_into().expect("8 bytes"))
-        };
-        let second = word(1);
-        if second == key[1] && word(0) == key[0] {
+        let found = slot(at);
+        if found == key {
             return true;
         }
-        if second == 0 {
+        if found == K::default() {
             return false;
         }
-        at = (at + 1) % MEDIUM_SLOTS;
+        at = (at + 1) % slots;
     }
 }
 
