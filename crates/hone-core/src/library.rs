@@ -99,7 +99,10 @@ impl Library {
                 found.push((root_index, dir, listings));
             });
         }
-        let mut loaded: Vec<_> = found
+        // Sorted before loading, which keeps the order: moving loaded skills
+        // about costs more than moving their paths.
+        found.sort_by(|(root_a, a, _), (root_b, b, _)| (root_a, a).cmp(&(root_b, b)));
+        let loaded: Vec<_> = found
             .into_par_iter()
             .map(|(root, dir, listings): (usize, PathBuf, Listings)| {
                 let loaded = Skill::load_listed(&dir, detail, &listings).map_err(|e| (dir, e));
@@ -107,13 +110,8 @@ impl Library {
             })
             .collect();
         library.problems = problems;
-        fn dir_of(loaded: &Result<Skill, (PathBuf, std::io::Error)>) -> &Path {
-            match loaded {
-                Ok(skill) => &skill.dir,
-                Err((dir, _)) => dir,
-            }
-        }
-        loaded.sort_by(|(root_a, a), (root_b, b)| (root_a, dir_of(a)).cmp(&(root_b, dir_of(b))));
+        library.skills.reserve_exact(loaded.len());
+        library.skill_roots.reserve_exact(loaded.len());
         let mut owner: HashMap<String, (usize, PathBuf)> = HashMap::new();
         for (root, result) in loaded {
             let skill = match result {
