@@ -209,37 +209,49 @@ impl CollisionIndex {
 
     /// Every colliding pair, by first slot then second. `embeddings` (unit
     /// vectors by key) add the semantic test.
+    ///
+    /// Each slot sums what it shares with the later slots, in parallel: a
+    /// dense row of sums per thread, no map of pairs. Each pair's sum adds
+    /// its terms in id order, whichever thread makes it.
     pub fn collisions(&self, embeddings: Option<&HashMap<String, Vec<f32>>>) -> Vec<Collision> {
         let cap = self.cap();
-        let idfs: Vec<f32> = (0..self.postings.len() as u32)
-            .map(|id| self.idf(id))
+        let weights: Vec<f32> = (0..self.postings.len() as u32)
+            .map(|id| self.idf(id).powi(2))
             .collect();
-        let mut shared: FxHashMap<(u32, u32), (f32, u32)> = FxHashMap::default();
-        for (id, slots) in self.postings.iter().enumerate() {
-            if slots.len() < 2 || slots.len() > cap {
-                continue;
-            }
-            let weight = idfs[id].powi(2);
-            for (i, &a) in slots.iter().enumerate() {
-                for &b in &slots[i + 1..] {
-                    let pair = (a.min(b), a.max(b));
-                    let entry = shared.entry(pair).or_default();
-                    entry.0 += weight;
-                    entry.1 += 1;
-                }
-            }
-        }
         let norms: Vec<f32> = (0..self.docs.len()).map(|s| self.norm(s)).collect();
-        let mut out: Vec<Collision> = shared
-            .into_iter()
-            .filter_map(|((a, b), (dot, count))| {
-                let (a, b) = (a as usize, b as usize);
-                let similarity = dot / (norms[a] * norms[b]).max(f32::MIN_POSITIVE);
-                self.judge(a, b, similarity, count as usize, embeddings)
-            })
-            .collect();
-        out.sort_by_key(|c| (c.first, c.second));
-        out
+        let slots = self.docs.len();
+        (0..slots)
+            .into_par_iter()
+            .map_init(
+                || (vec![(0.0f32, 0u32); slots], Vec::new()),
+                |(shared, touched), a| {
+                    for &id in &self.docs[a].ids {
+                        let holders = &self.postings[id as usize];
+                        if holders.len() < 2 || holders.len() > cap {
+                            continue;
+                        }
+                        for b in holders.iter().map(|&b| b as usize).filter(|&b| b > a) {
+                            let entry = &mut shared[b];
+                            if entry.1 == 0 {
+                                touched.push(b);
+                            }
+                            entry.0 += weights[id as usize];
+                            entry.1 += 1;
+                        }
+                    }
+                    touched.sort_unstable();
+                    touched
+                        .drain(..)
+                        .filter_map(|b| {
+                            let (dot, count) = std::mem::take(&mut shared[b]);
+                            let similarity = dot / (norms[a] * norms[b]).max(f32::MIN_POSITIVE);
+                            self.judge(a, b, similarity, count as usize, embeddings)
+                        })
+                        .collect::<Vec<_>>()
+                },
+            )
+            .flatten_iter()
+            .collect()
     }
 
     /// The collisions of the skill with `key`: what an edit of it changes.
@@ -689,5 +701,53 @@ mod tests {
             index.collisions_of("/lib/git-commit", Some(&vectors)).len(),
             1
         );
+    }
+
+    /// The whole library's pairs are each skill's own, found from either
+    /// side, with the same figures: after edits too, which reuse slots.
+    #[test]
+    fn every_pair_is_what_either_skill_finds_alone() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        // Skills in fours share a topic of six words, and each adds one
+        // word from all topics: many pairs share terms, most collide.
+        let doc = |rng: &mut fastrand::Rng, i: usize| {
+            let topic = i / 4 * 10;
+            let description: Vec<String> = (0..9)
+                .map(|n| {
+                    if n < 8 {
+                        topic + rng.usize(..6)
+                    } else {
+                        rng.usize(..800)
+                    }
+                })
+                .map(|word| format!("w{word}"))
+                .collect();
+            RoutingDoc {
+                key: format!("/lib/s{i}"),
+                id: format!("s{i}"),
+                name: format!("s{i}"),
+                description: description.join(" "),
+                when_to_use: None,
+                triggers: vec![],
+            }
+        };
+        let docs: Vec<RoutingDoc> = (0..300).map(|i| doc(&mut rng, i)).collect();
+        let mut index = CollisionIndex::new(&docs);
+        for i in [5, 17, 250] {
+            assert!(index.remove(&docs[i].key));
+        }
+        for i in [300, 301, 17] {
+            index.upsert(&doc(&mut rng, i));
+        }
+        let all = index.collisions(None);
+        assert!(all.len() > 50, "{}", all.len());
+        let mut alone: Vec<Collision> = index
+            .slots
+            .keys()
+            .flat_map(|key| index.collisions_of(key, None))
+            .collect();
+        alone.sort_by_key(|c| (c.first, c.second));
+        alone.dedup_by_key(|c| (c.first, c.second));
+        assert_eq!(all, alone);
     }
 }
