@@ -102,18 +102,13 @@ impl Library {
         // Sorted before loading, which keeps the order: moving loaded skills
         // about costs more than moving their paths.
         found.sort_by(|(root_a, a, _), (root_b, b, _)| (root_a, a).cmp(&(root_b, b)));
-        // Borrowed, not consumed: what this thread allocated is freed here
-        // too. A worker freeing it would take the lock of this thread's
-        // heap, and the other worker's frees wait on that lock.
         let loaded: Vec<_> = found
-            .par_iter()
-            .map(|(root, dir, listings)| {
-                let loaded =
-                    Skill::load_listed(dir, detail, listings).map_err(|e| (dir.clone(), e));
-                (*root, loaded)
+            .into_par_iter()
+            .map(|(root, dir, listings): (usize, PathBuf, Listings)| {
+                let loaded = Skill::load_listed(&dir, detail, &listings).map_err(|e| (dir, e));
+                (root, loaded)
             })
             .collect();
-        drop(found);
         library.problems = problems;
         library.skills.reserve_exact(loaded.len());
         library.skill_roots.reserve_exact(loaded.len());
