@@ -13,7 +13,10 @@ pub struct LineIndex {
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
-        let mut line_starts = Vec::with_capacity(text.len() / 32 + 1);
+        // Counted first, so the index takes no more memory than it holds: a
+        // library's indexes are kept for the whole check.
+        let breaks = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+        let mut line_starts = Vec::with_capacity(breaks + 1);
         line_starts.push(0);
         line_starts.extend(
             memchr::memchr_iter(b'\n', text.as_bytes())
