@@ -8,7 +8,9 @@
 //! the kernel may back them with 2 MiB pages (its "madvise" mode for
 //! transparent huge pages, the default on Debian and Ubuntu). The second
 //! left 3,300 faults and took 9% off that check's wall time, for 3 MiB more
-//! at its peak. glibc has a tunable for it (`glibc.malloc.hugetlb`), but
+//! at its peak and 5 MiB more at a second check's (57.7 MiB: each heap's
+//! last huge page is whole however little of it is used). glibc has a
+//! tunable for it (`glibc.malloc.hugetlb`), but
 //! only in the environment of a starting process, so each worker thread
 //! advises its own heap instead.
 //!
