@@ -10,9 +10,8 @@
 //! left 3,300 faults and took 9% off that check's wall time, for 3 MiB more
 //! at its peak and 5 MiB more at a second check's (57.7 MiB: each heap's
 //! last huge page is whole however little of it is used). glibc has a
-//! tunable for it (`glibc.malloc.hugetlb`), but
-//! only in the environment of a starting process, so each worker thread
-//! advises its own heap instead.
+//! tunable for it (`glibc.malloc.hugetlb`), but only in the environment of
+//! a starting process, so each worker thread advises its own heap instead.
 //!
 //! A server keeps glibc's defaults: it runs for hours, and small steps hand
 //! freed memory back sooner.
@@ -41,11 +40,7 @@ pub fn tune_for_short_run() {
 /// cannot be found, nothing changes.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn advise_huge_pages_for_own_heap() {
-    // A fresh allocation lies in the heap this thread allocates from, if it
-    // is too large for glibc's per-thread cache of freed blocks: those may
-    // come from other threads' heaps.
-    let probe: Vec<u8> = Vec::with_capacity(4096);
-    let address = probe.as_ptr() as usize;
+    let address = own_heap_address();
     let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
         return;
     };
@@ -54,6 +49,15 @@ fn advise_huge_pages_for_own_heap() {
         // existing mapping, never their contents.
         unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
     }
+}
+
+/// An address in the heap this thread allocates from: that of a fresh
+/// allocation too large for glibc's per-thread cache of freed blocks, which
+/// may come from other threads' heaps.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn own_heap_address() -> usize {
+    let probe: Vec<u8> = Vec::with_capacity(4096);
+    probe.as_ptr() as usize
 }
 
 /// The start and end of the mapping holding `address`, read from the lines
@@ -98,8 +102,7 @@ mod tests {
     fn a_worker_heap_is_advised_for_huge_pages() {
         std::thread::spawn(|| {
             advise_huge_pages_for_own_heap();
-            let probe: Vec<u8> = Vec::with_capacity(4096);
-            let address = probe.as_ptr() as usize;
+            let address = own_heap_address();
             let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
             let mut in_heap = false;
             let flags = smaps.lines().find_map(|line| {
