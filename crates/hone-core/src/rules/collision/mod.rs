@@ -27,7 +27,7 @@ pub(crate) mod routing_collision;
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -82,6 +82,7 @@ struct Terms {
 }
 
 /// The analysed routing texts of a library. See the module docs.
+#[derive(Clone)]
 pub struct CollisionIndex {
     analyzer: Analyzer,
     /// By slot; an empty `key` is a removed skill.
@@ -350,32 +351,57 @@ fn terms_of(analyzer: &mut Analyzer, doc: &RoutingDoc) -> Vec<(String, String)> 
 /// documents. An editor checks the open skill against an unchanged library
 /// on every keystroke; analysing every skill each time would cost more than
 /// all the other rules together, and the fingerprint costs a hash.
-static LAST_INDEX: Mutex<Option<(u64, CollisionIndex)>> = Mutex::new(None);
+///
+/// The lock is held only for work that never uses the thread pool. A
+/// thread that holds it while waiting on the pool can be asked, while it
+/// waits, to run another check that waits on the lock: a check on the pool
+/// would then wait for itself. So the index is shared (`Arc`): building it
+/// and the library-wide pass, both parallel, run with the lock released.
+static LAST_INDEX: Mutex<Option<(u64, Arc<CollisionIndex>)>> = Mutex::new(None);
 
-/// Runs `work` on the index of `docs`, built only when they changed.
-fn with_index<T>(docs: &[RoutingDoc], work: impl FnOnce(&mut CollisionIndex) -> T) -> T {
+fn last_index() -> std::sync::MutexGuard<'static, Option<(u64, Arc<CollisionIndex>)>> {
+    // A panic elsewhere cannot leave the index half built, so a poisoned
+    // lock is still good.
+    LAST_INDEX.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn fingerprint(docs: &[RoutingDoc]) -> u64 {
     let mut hasher = std::hash::DefaultHasher::new();
     for doc in docs {
         (&doc.key, &doc.name, &doc.description).hash(&mut hasher);
         (&doc.when_to_use, &doc.triggers).hash(&mut hasher);
     }
-    let fingerprint = hasher.finish();
-    // A panic elsewhere cannot leave the index half built, so a poisoned
-    // lock is still good.
-    let lock = || LAST_INDEX.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((known, index)) = lock().as_mut()
+    hasher.finish()
+}
+
+/// The index of `docs`, built (on the pool, without the lock) only when
+/// they changed since the last check.
+fn index_of(docs: &[RoutingDoc], fingerprint: u64) -> Arc<CollisionIndex> {
+    if let Some((known, index)) = last_index().as_ref()
         && *known == fingerprint
     {
-        return work(index);
+        return index.clone();
     }
-    // Built without the lock: the analysis runs on the thread pool, where a
-    // thread that held the lock could take up another check waiting on it
-    // and wait for itself (seen when checks ran on the pool). `work` never
-    // uses the pool.
-    let built = CollisionIndex::new(docs);
-    let mut last = lock();
-    let (_, index) = last.insert((fingerprint, built));
-    work(index)
+    let built = Arc::new(CollisionIndex::new(docs));
+    *last_index() = Some((fingerprint, built.clone()));
+    built
+}
+
+/// Runs `work`, which must not use the thread pool, on the index of `docs`
+/// with the lock held: `work` may change the index if it leaves it as found.
+fn with_index_mut<T>(docs: &[RoutingDoc], work: impl FnOnce(&mut CollisionIndex) -> T) -> T {
+    let fingerprint = fingerprint(docs);
+    let mut index = index_of(docs, fingerprint);
+    let mut last = last_index();
+    match last.as_mut() {
+        Some((known, shared)) if *known == fingerprint => {
+            drop(index);
+            // Copied only when a library-wide pass is reading it right now.
+            work(Arc::make_mut(shared))
+        }
+        // Another library was checked meanwhile: work on this one's own.
+        _ => work(Arc::make_mut(&mut index)),
+    }
 }
 
 /// `HS502` for every colliding pair of the library, at both skills.
@@ -389,7 +415,7 @@ pub(super) fn check(
         return;
     }
     let docs = RoutingDoc::from_library(library);
-    let compute = || with_index(&docs, |index| index.collisions(None));
+    let compute = || index_of(&docs, fingerprint(&docs)).collisions(None);
     let collisions = match memo {
         Some(memo) => memo.collisions(&docs, compute),
         None => compute(),
@@ -423,7 +449,7 @@ pub(super) fn check_one(
     let docs = RoutingDoc::from_library(library);
     let edited = RoutingDoc::from_skill(skill);
     let saved = docs.iter().find(|d| d.key == edited.key);
-    let (slot, found) = with_index(&docs, |index| {
+    let (slot, found) = with_index_mut(&docs, |index| {
         let slot = index.upsert(&edited);
         let found = index.collisions_of(&edited.key, None);
         // Back to the library as saved, for the next keystroke.
