@@ -68,7 +68,7 @@ const COLLISION_FORMAT: u32 = 1;
 /// Libraries remembered; checking a few libraries in turn keeps them all warm.
 const MAX_LIBRARIES: usize = 8;
 
-type Fingerprint = u128;
+pub(crate) type Fingerprint = u128;
 
 #[derive(Serialize, Deserialize)]
 struct CollisionFile {
@@ -170,8 +170,9 @@ impl CollisionMemo {
 
 /// Everything the collision analysis reads, in order, length-prefixed so
 /// that no two libraries hash the same stream. The engine's version is in
-/// it, so a new release never trusts an old answer.
-fn fingerprint(docs: &[RoutingDoc]) -> Fingerprint {
+/// it, so a new release never trusts an old answer. The analysis's index
+/// kept in memory between checks is known by it too.
+pub(crate) fn fingerprint(docs: &[RoutingDoc]) -> Fingerprint {
     let mut hasher = Xxh3::new();
     let mut field = |bytes: &[u8]| {
         hasher.update(&(bytes.len() as u64).to_le_bytes());

@@ -26,7 +26,6 @@
 pub(crate) mod routing_collision;
 
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -34,7 +33,7 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::{Rule, Target, diagnostic};
-use crate::check_cache::CollisionMemo;
+use crate::check_cache::{CollisionMemo, Fingerprint, fingerprint};
 use crate::diagnostic::Diagnostic;
 use crate::library::Library;
 use crate::rank::RoutingDoc;
@@ -212,7 +211,7 @@ impl CollisionIndex {
     /// vectors by key) add the semantic test.
     ///
     /// Each slot sums what it shares with the later slots, in parallel: a
-    /// dense row of sums per thread, no map of pairs. Each pair's sum adds
+    /// dense row of sums per rayon job (a few per thread), no map of pairs. Each pair's sum adds
     /// its terms in id order, whichever thread makes it.
     pub fn collisions(&self, embeddings: Option<&HashMap<String, Vec<f32>>>) -> Vec<Collision> {
         let cap = self.cap();
@@ -357,26 +356,17 @@ fn terms_of(analyzer: &mut Analyzer, doc: &RoutingDoc) -> Vec<(String, String)> 
 /// waits, to run another check that waits on the lock: a check on the pool
 /// would then wait for itself. So the index is shared (`Arc`): building it
 /// and the library-wide pass, both parallel, run with the lock released.
-static LAST_INDEX: Mutex<Option<(u64, Arc<CollisionIndex>)>> = Mutex::new(None);
+static LAST_INDEX: Mutex<Option<(Fingerprint, Arc<CollisionIndex>)>> = Mutex::new(None);
 
-fn last_index() -> std::sync::MutexGuard<'static, Option<(u64, Arc<CollisionIndex>)>> {
+fn last_index() -> std::sync::MutexGuard<'static, Option<(Fingerprint, Arc<CollisionIndex>)>> {
     // A panic elsewhere cannot leave the index half built, so a poisoned
     // lock is still good.
     LAST_INDEX.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn fingerprint(docs: &[RoutingDoc]) -> u64 {
-    let mut hasher = std::hash::DefaultHasher::new();
-    for doc in docs {
-        (&doc.key, &doc.name, &doc.description).hash(&mut hasher);
-        (&doc.when_to_use, &doc.triggers).hash(&mut hasher);
-    }
-    hasher.finish()
-}
-
 /// The index of `docs`, built (on the pool, without the lock) only when
 /// they changed since the last check.
-fn index_of(docs: &[RoutingDoc], fingerprint: u64) -> Arc<CollisionIndex> {
+fn index_of(docs: &[RoutingDoc], fingerprint: Fingerprint) -> Arc<CollisionIndex> {
     if let Some((known, index)) = last_index().as_ref()
         && *known == fingerprint
     {
