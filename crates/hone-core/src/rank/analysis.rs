@@ -14,7 +14,7 @@
 //! skills that happen to use them. Removing them from both sides keeps the
 //! score on the words that say what a task is about.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::ops::Range;
 use std::sync::{Arc, RwLock};
 
@@ -294,7 +294,7 @@ const STOP_WORDS: &[&str] = &[
 pub struct Analyzer {
     /// The pipeline; given one word, it yields at most one term.
     word: TextAnalyzer,
-    cache: Arc<RwLock<HashMap<String, Option<String>>>>,
+    cache: Arc<RwLock<FxHashMap<String, Option<String>>>>,
 }
 
 impl Default for Analyzer {
@@ -324,6 +324,42 @@ impl Analyzer {
     /// The terms of a document's text, remembering its words.
     pub fn index_tokens(&mut self, text: &str) -> Vec<Token> {
         self.analyse(text, true)
+    }
+
+    /// Gives `use_terms` every term of a document's text with the range of
+    /// the word it comes from, in order, remembering the text's words. The
+    /// terms are borrowed from the cache: nothing is allocated for a word
+    /// seen before (the collision index keeps only a skill's distinct terms).
+    pub fn with_index_terms<R>(
+        &mut self,
+        text: &str,
+        use_terms: impl FnOnce(&mut dyn Iterator<Item = (&str, Range<usize>)>) -> R,
+    ) -> R {
+        let words: Vec<Range<usize>> = words(text).map(|(_, range)| range).collect();
+        let unknown: Vec<&str> = {
+            let cache = self.cache.read().unwrap_or_else(|e| e.into_inner());
+            words
+                .iter()
+                .map(|range| &text[range.clone()])
+                .filter(|word| !cache.contains_key(*word))
+                .collect()
+        };
+        if !unknown.is_empty() {
+            let learned: Vec<(String, Option<String>)> = unknown
+                .into_iter()
+                .map(|word| (word.to_owned(), self.term(word)))
+                .collect();
+            self.cache
+                .write()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend(learned);
+        }
+        let cache = self.cache.read().unwrap_or_else(|e| e.into_inner());
+        let mut terms = words.into_iter().filter_map(|range| {
+            let term = cache.get(&text[range.clone()])?.as_deref()?;
+            Some((term, range))
+        });
+        use_terms(&mut terms)
     }
 
     fn analyse(&mut self, text: &str, remember: bool) -> Vec<Token> {
@@ -500,5 +536,15 @@ mod tests {
         }
         assert_eq!(streamed, expected.len());
         assert_eq!(analyzer.tokens(text).len(), expected.len());
+        // Borrowed from the cache, new words and known ones alike.
+        for analyzer in [Analyzer::default(), analyzer] {
+            let mut analyzer = analyzer;
+            let borrowed: Vec<_> = analyzer.with_index_terms(text, |terms| {
+                terms
+                    .map(|(term, word)| (term.to_owned(), word.start, word.end))
+                    .collect()
+            });
+            assert_eq!(borrowed, expected);
+        }
     }
 }

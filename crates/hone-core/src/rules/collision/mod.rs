@@ -29,7 +29,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 
 use super::{Rule, Target, diagnostic};
@@ -336,14 +336,17 @@ impl CollisionIndex {
     }
 }
 
-/// The (term, word as written) pairs of a routing text.
+/// The distinct (term, first word written for it) pairs of a routing text, in
+/// the order the terms first appear.
 fn terms_of(analyzer: &mut Analyzer, doc: &RoutingDoc) -> Vec<(String, String)> {
     let text = doc.routing_text();
-    analyzer
-        .index_tokens(&text)
-        .into_iter()
-        .map(|t| (t.text, text[t.offset_from..t.offset_to].to_owned()))
-        .collect()
+    analyzer.with_index_terms(&text, |terms| {
+        let mut seen = FxHashSet::default();
+        terms
+            .filter(|(term, _)| seen.insert(*term))
+            .map(|(term, word)| (term.to_owned(), text[word].to_owned()))
+            .collect()
+    })
 }
 
 /// The index of the library checked last, by a fingerprint of its routing
