@@ -316,31 +316,56 @@ impl Default for Analyzer {
 }
 
 impl Analyzer {
-    /// The terms of a request with their byte ranges in it.
+    /// The terms of a request with their byte ranges in it. Words the cache
+    /// lacks are analysed but not remembered.
     pub fn tokens(&mut self, text: &str) -> Vec<Token> {
-        self.analyse(text, false)
+        let words: Vec<(usize, Range<usize>)> = words(text).collect();
+        // One lock per text, not per word. A panic elsewhere cannot leave an
+        // entry half written, so a poisoned lock is still good.
+        let known: Vec<Option<Option<String>>> = {
+            let cache = self.cache.read().unwrap_or_else(|e| e.into_inner());
+            words
+                .iter()
+                .map(|(_, range)| cache.get(&text[range.clone()]).cloned())
+                .collect()
+        };
+        words
+            .into_iter()
+            .zip(known)
+            .filter_map(|((position, word), known)| {
+                let term = known.unwrap_or_else(|| self.term(&text[word.clone()]))?;
+                Some(token(term, position, word))
+            })
+            .collect()
     }
 
     /// The terms of a document's text, remembering its words.
     pub fn index_tokens(&mut self, text: &str) -> Vec<Token> {
-        self.analyse(text, true)
+        self.with_index_terms(text, |terms| {
+            terms
+                .map(|t| token(t.term.to_owned(), t.position, t.word))
+                .collect()
+        })
     }
 
-    /// Gives `use_terms` every term of a document's text with the range of
-    /// the word it comes from, in order, remembering the text's words. The
-    /// terms are borrowed from the cache: nothing is allocated for a word
-    /// seen before (the collision index keeps only a skill's distinct terms).
+    /// Gives `use_terms` every term of a document's text, in order,
+    /// remembering the text's words. The terms are borrowed from the cache:
+    /// nothing is allocated for a word seen before (the collision index
+    /// keeps only a skill's distinct terms).
     pub fn with_index_terms<R>(
         &mut self,
         text: &str,
-        use_terms: impl FnOnce(&mut dyn Iterator<Item = (&str, Range<usize>)>) -> R,
+        use_terms: impl FnOnce(&mut dyn Iterator<Item = TermAt<'_>>) -> R,
     ) -> R {
-        let words: Vec<Range<usize>> = words(text).map(|(_, range)| range).collect();
+        let words: Vec<(usize, Range<usize>)> = words(text).collect();
+        // Locked once to find the words not yet known, once to add them and
+        // once to read the terms, not once per word. A panic elsewhere cannot
+        // leave an entry half written, so a poisoned lock is still good.
         let unknown: Vec<&str> = {
             let cache = self.cache.read().unwrap_or_else(|e| e.into_inner());
             words
                 .iter()
-                .map(|range| &text[range.clone()])
+                .map(|(_, range)| &text[range.clone()])
                 .filter(|word| !cache.contains_key(*word))
                 .collect()
         };
@@ -355,54 +380,15 @@ impl Analyzer {
                 .extend(learned);
         }
         let cache = self.cache.read().unwrap_or_else(|e| e.into_inner());
-        let mut terms = words.into_iter().filter_map(|range| {
-            let term = cache.get(&text[range.clone()])?.as_deref()?;
-            Some((term, range))
+        let mut terms = words.into_iter().filter_map(|(position, word)| {
+            let term = cache.get(&text[word.clone()])?.as_deref()?;
+            Some(TermAt {
+                term,
+                position,
+                word,
+            })
         });
         use_terms(&mut terms)
-    }
-
-    fn analyse(&mut self, text: &str, remember: bool) -> Vec<Token> {
-        let words: Vec<(usize, Range<usize>)> = words(text).collect();
-        // One lock per text, not per word. A panic elsewhere cannot leave an
-        // entry half written, so a poisoned lock is still good.
-        let mut terms: Vec<Option<Option<String>>> = {
-            let cache = self.cache.read().unwrap_or_else(|e| e.into_inner());
-            words
-                .iter()
-                .map(|(_, range)| cache.get(&text[range.clone()]).cloned())
-                .collect()
-        };
-        let mut learned = Vec::new();
-        for (term, (_, range)) in terms.iter_mut().zip(&words) {
-            if term.is_none() {
-                let word = &text[range.clone()];
-                let analysed = self.term(word);
-                if remember {
-                    learned.push((word.to_owned(), analysed.clone()));
-                }
-                *term = Some(analysed);
-            }
-        }
-        if !learned.is_empty() {
-            self.cache
-                .write()
-                .unwrap_or_else(|e| e.into_inner())
-                .extend(learned);
-        }
-        words
-            .into_iter()
-            .zip(terms)
-            .filter_map(|((position, range), term)| {
-                Some(Token {
-                    offset_from: range.start,
-                    offset_to: range.end,
-                    position,
-                    text: term.flatten()?,
-                    position_length: 1,
-                })
-            })
-            .collect()
     }
 
     /// The term of one word; `None` for a stop word or an overlong word.
@@ -421,6 +407,25 @@ impl Tokenizer for Analyzer {
             next: 0,
             none: Token::default(),
         }
+    }
+}
+
+/// One term of a text, as [`Analyzer::with_index_terms`] lends it.
+pub struct TermAt<'a> {
+    pub term: &'a str,
+    /// Which word of the text it comes from, counting from 0.
+    pub position: usize,
+    /// The byte range of that word.
+    pub word: Range<usize>,
+}
+
+fn token(term: String, position: usize, word: Range<usize>) -> Token {
+    Token {
+        offset_from: word.start,
+        offset_to: word.end,
+        position,
+        text: term,
+        position_length: 1,
     }
 }
 
@@ -511,6 +516,18 @@ mod tests {
     }
 
     #[test]
+    fn requests_never_fill_the_cache_and_documents_do() {
+        let mut analyzer = Analyzer::default();
+        let cached = |analyzer: &Analyzer| analyzer.cache.read().unwrap().len();
+        assert_eq!(analyzer.tokens("deploying servers quickly").len(), 3);
+        assert_eq!(cached(&analyzer), 0);
+        assert_eq!(analyzer.index_tokens("deploying servers quickly").len(), 3);
+        assert_eq!(cached(&analyzer), 3);
+        analyzer.with_index_terms("the newest words", |terms| terms.count());
+        assert_eq!(cached(&analyzer), 6);
+    }
+
+    #[test]
     fn word_by_word_and_cached_analysis_equal_the_whole_pipeline() {
         let text = "Deploying the app-server: can't\u{7}stop, Réviews ÜBER-fast 日本語 x2 ok";
         let mut whole = Analyzer::default().word.clone();
@@ -541,7 +558,7 @@ mod tests {
             let mut analyzer = analyzer;
             let borrowed: Vec<_> = analyzer.with_index_terms(text, |terms| {
                 terms
-                    .map(|(term, word)| (term.to_owned(), word.start, word.end))
+                    .map(|t| (t.term.to_owned(), t.word.start, t.word.end))
                     .collect()
             });
             assert_eq!(borrowed, expected);

@@ -211,8 +211,8 @@ impl CollisionIndex {
     /// vectors by key) add the semantic test.
     ///
     /// Each slot sums what it shares with the later slots, in parallel: a
-    /// dense row of sums per rayon job (a few per thread), no map of pairs. Each pair's sum adds
-    /// its terms in id order, whichever thread makes it.
+    /// dense row of sums per rayon job (a few per thread), no map of pairs.
+    /// Each pair's sum adds its terms in id order, whichever thread makes it.
     pub fn collisions(&self, embeddings: Option<&HashMap<String, Vec<f32>>>) -> Vec<Collision> {
         let cap = self.cap();
         let weights: Vec<f32> = (0..self.postings.len() as u32)
@@ -343,8 +343,8 @@ fn terms_of(analyzer: &mut Analyzer, doc: &RoutingDoc) -> Vec<(String, String)> 
     analyzer.with_index_terms(&text, |terms| {
         let mut seen = FxHashSet::default();
         terms
-            .filter(|(term, _)| seen.insert(*term))
-            .map(|(term, word)| (term.to_owned(), text[word].to_owned()))
+            .filter(|t| seen.insert(t.term))
+            .map(|t| (t.term.to_owned(), text[t.word].to_owned()))
             .collect()
     })
 }
