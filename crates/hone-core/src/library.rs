@@ -20,7 +20,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::folder::{Entry, Listings, ResourceDetail, is_ignored_dir, list_dir};
+use crate::folder::{Entry, Listings, OpenDir, ResourceDetail, is_ignored_dir, list_dir_in};
 use crate::skill::{SKILL_FILE, Skill};
 
 /// Filters on skill identities, as globs (`pdf-*`).
@@ -273,7 +273,19 @@ fn scan_skill_dirs(
 /// follows one depends on the links it met before, which [`Scan::walk`]
 /// decides in order, from these listings.
 fn list_tree(dir: &Path) -> Vec<(PathBuf, std::io::Result<Vec<Entry>>)> {
-    let listing = list_dir(dir);
+    list_tree_in(None, dir)
+}
+
+/// [`list_tree`] of `dir`, a subfolder of `parent` when given; each folder
+/// stays open while its subfolders are listed, which open relative to it.
+fn list_tree_in(
+    parent: Option<&OpenDir>,
+    dir: &Path,
+) -> Vec<(PathBuf, std::io::Result<Vec<Entry>>)> {
+    let (listing, open) = match list_dir_in(parent, dir) {
+        Ok((entries, open)) => (Ok(entries), Some(open)),
+        Err(err) => (Err(err), None),
+    };
     let subdirs: Vec<&Entry> = listing
         .iter()
         .flatten()
@@ -281,8 +293,9 @@ fn list_tree(dir: &Path) -> Vec<(PathBuf, std::io::Result<Vec<Entry>>)> {
         .collect();
     let mut listed: Vec<_> = subdirs
         .par_iter()
-        .flat_map_iter(|sub| list_tree(&sub.path))
+        .flat_map_iter(|sub| list_tree_in(open.as_ref(), &sub.path))
         .collect();
+    drop(open);
     listed.push((dir.to_path_buf(), listing));
     listed
 }
