@@ -5,7 +5,6 @@
 //! (which links to rewrite to the skill's files) both read bodies here, with
 //! the same markdown options, so they always see the same links.
 
-use std::ops::Range;
 use std::path::{Component, Path};
 
 use pulldown_cmark::{Event, Options, Parser, Tag};
@@ -88,10 +87,10 @@ fn parse_links(body: &str, base: usize, links: &mut Vec<Link>) {
 /// `#`, `/`, `)` or a scheme (`https:`) is not relative whatever follows;
 /// escapes and entities begin with `\` or `&`, which count as relative here.
 /// An occurrence on a line strictly inside a fenced code block is code, not
-/// a link. Fences are only trusted when every fence-like line of the body
-/// starts at column 0 and no line starts an HTML block (`<`): a fence there
-/// can belong to no container (list item, block quote) and lie inside no
-/// HTML block, so where it opens and closes is plain to see.
+/// a link. Fences are only trusted when, up to the last occurrence, every
+/// fence-like line starts at column 0 and no line starts an HTML block (`<`):
+/// a fence there can belong to no container (list item, block quote) and lie
+/// inside no HTML block, so where it opens and closes is plain to see.
 fn may_link_locally(body: &str) -> bool {
     let bytes = body.as_bytes();
     let finder = memchr::memmem::Finder::new("](");
@@ -105,15 +104,7 @@ fn may_link_locally(body: &str) -> bool {
         return false;
     }
     candidates.sort_unstable();
-    let Some(code) = fenced_lines(body) else {
-        return true;
-    };
-    // Any candidate outside every code range needs the parse.
-    let mut ranges = code.iter().peekable();
-    candidates.iter().any(|&at| {
-        while ranges.next_if(|range| range.end <= at).is_some() {}
-        ranges.peek().is_none_or(|range| range.start > at)
-    })
+    !all_in_fenced_code(body, &candidates)
 }
 
 /// The width of leading whitespace, tabs stopping at multiples of four.
@@ -147,11 +138,13 @@ fn may_be_relative(rest: &[u8]) -> bool {
     }
 }
 
-/// The byte ranges of the lines strictly inside the body's fenced code
-/// blocks, in order; `None` when fences cannot be trusted (see
-/// [`may_link_locally`]).
-fn fenced_lines(body: &str) -> Option<Vec<Range<usize>>> {
-    let mut code = Vec::new();
+/// Whether each of `candidates` (sorted offsets into `body`) lies on a line
+/// strictly inside a fenced code block, and fences can be trusted up to the
+/// last of them (see [`may_link_locally`]). Lines are read only until a
+/// candidate outside code, or past the last candidate: which lines are code
+/// is settled line by line, so no later line changes it.
+fn all_in_fenced_code(body: &str, candidates: &[usize]) -> bool {
+    let mut candidates = candidates.iter().copied().peekable();
     let mut open: Option<(u8, usize)> = None;
     let mut start = 0;
     for line in body.split_inclusive('\n') {
@@ -176,11 +169,13 @@ fn fenced_lines(body: &str) -> Option<Vec<Range<usize>>> {
                 if closes {
                     open = None;
                 } else {
-                    code.push(start..end);
+                    while candidates.next_if(|&at| at < end).is_some() {}
                 }
             }
-            None if fence_like && indent > 0 => return None,
-            None if unindented.starts_with('<') && columns(&content[..indent]) <= 3 => return None,
+            None if fence_like && indent > 0 => return false,
+            None if unindented.starts_with('<') && columns(&content[..indent]) <= 3 => {
+                return false;
+            }
             None if fence_like => {
                 let c = fence_char.unwrap_or(b'`');
                 // A backtick fence's info string holds no backtick.
@@ -190,9 +185,15 @@ fn fenced_lines(body: &str) -> Option<Vec<Range<usize>>> {
             }
             None => {}
         }
+        match candidates.peek() {
+            // On this line, which is no code.
+            Some(&at) if at < end => return false,
+            Some(_) => {}
+            None => return true,
+        }
         start = end;
     }
-    Some(code)
+    candidates.peek().is_none()
 }
 
 /// The path part of a relative destination; `None` for URLs, anchors and
@@ -323,5 +324,9 @@ mod tests {
         assert!(!may_link_locally("```\ncode\n    ```\n[x](x.md)\n"));
         // An HTML block can hold a fence line that is not a fence.
         assert!(may_link_locally("<div>\n```\n</div>\n\n[x](x.md)\n```\n"));
+        // What follows the last occurrence cannot make it a link.
+        let body = "```\n[x](x.md)\n```\n<div>\n    ```\n";
+        assert!(!may_link_locally(body));
+        assert!(parsed_links(body).is_empty());
     }
 }
