@@ -58,7 +58,9 @@ fn main() -> ExitCode {
         heap::tune_for_short_run();
     }
     let result = match cli.command {
-        Command::Check(args) => cmd::check::run(args),
+        // On a worker of the pool, whose heap is on huge pages (see `heap`),
+        // and which starts each parallel step without waking another thread.
+        Command::Check(args) => rayon::scope(|_| cmd::check::run(args)),
         Command::Rule(args) => cmd::rule::run(args),
         Command::Tokens(args) => cmd::tokens::run(args),
         Command::Prompt(args) => cmd::prompt::run(args),
