@@ -261,43 +261,55 @@ fn scan_skill_dirs(
     let mut scan = Scan {
         root: path.canonicalize().unwrap_or_else(|_| path.to_path_buf()),
         followed: Vec::new(),
-        listed: HashMap::new(),
         on_skill,
         problems,
     };
-    scan.walk(path, None);
+    scan.walk(list_tree(path), None);
+}
+
+/// A folder and its entries, as [`list_tree`] read it, with the folders
+/// under it that the scan enters.
+struct ListedDir {
+    path: PathBuf,
+    entries: std::io::Result<Vec<Entry>>,
+    /// The listed subfolders that are no links, in the order of `entries`.
+    subdirs: Vec<ListedDir>,
 }
 
 /// The listing of `dir` and of every folder under it that the scan enters,
 /// read in parallel. Links are listed but not entered: whether the scan
 /// follows one depends on the links it met before, which [`Scan::walk`]
-/// decides in order, from these listings.
-fn list_tree(dir: &Path) -> Vec<(PathBuf, std::io::Result<Vec<Entry>>)> {
-    list_tree_in(None, dir)
+/// decides in order, from these listings. Kept as a tree, so the walk finds
+/// each listing in hand rather than by its path.
+fn list_tree(dir: &Path) -> ListedDir {
+    list_tree_in(None, dir.to_path_buf())
 }
 
 /// [`list_tree`] of `dir`, a subfolder of `parent` when given; each folder
 /// stays open while its subfolders are listed, which open relative to it.
-fn list_tree_in(
-    parent: Option<&OpenDir>,
-    dir: &Path,
-) -> Vec<(PathBuf, std::io::Result<Vec<Entry>>)> {
-    let (listing, open) = match list_dir_in(parent, dir) {
+fn list_tree_in(parent: Option<&OpenDir>, dir: PathBuf) -> ListedDir {
+    let (entries, open) = match list_dir_in(parent, &dir) {
         Ok((entries, open)) => (Ok(entries), Some(open)),
         Err(err) => (Err(err), None),
     };
-    let subdirs: Vec<&Entry> = listing
-        .iter()
-        .flatten()
-        .filter(|e| e.is_dir && !e.is_link && is_scanned_dir(&e.name))
-        .collect();
-    let mut listed: Vec<_> = subdirs
-        .par_iter()
-        .flat_map_iter(|sub| list_tree_in(open.as_ref(), &sub.path))
-        .collect();
-    drop(open);
-    listed.push((dir.to_path_buf(), listing));
-    listed
+    let subdirs = match &entries {
+        Ok(entries) => entries
+            .par_iter()
+            .filter(|e| is_entered_unlinked(e))
+            .map(|sub| list_tree_in(open.as_ref(), sub.path.clone()))
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    ListedDir {
+        path: dir,
+        entries,
+        subdirs,
+    }
+}
+
+/// A subfolder [`list_tree`] lists ahead: one the scan enters, and no link.
+fn is_entered_unlinked(entry: &Entry) -> bool {
+    entry.is_dir && !entry.is_link && is_scanned_dir(&entry.name)
 }
 
 /// The state of scanning one root. Folders are listed without a `stat`
@@ -307,61 +319,68 @@ struct Scan<'p> {
     root: PathBuf,
     /// Resolved targets of the links followed out of the root.
     followed: Vec<PathBuf>,
-    /// Listings read ahead by [`list_tree`], taken as the walk reaches them.
-    listed: HashMap<PathBuf, std::io::Result<Vec<Entry>>>,
     on_skill: &'p mut dyn FnMut(PathBuf, Listings),
     problems: &'p mut Vec<DiscoveryProblem>,
 }
 
 impl Scan<'_> {
-    /// Scans `dir`. Inside a skill, `kept` collects the listings read, for
-    /// the skill's resource scan.
-    fn walk(&mut self, dir: &Path, kept: Option<&mut Listings>) {
-        // The root, or a followed link: the first folder of a tree not yet listed.
-        if !self.listed.contains_key(dir) {
-            self.listed.extend(list_tree(dir));
-        }
-        let listing = self.listed.remove(dir).expect("listed just above");
-        let entries = match listing {
+    /// Scans the folder `listed`. Inside a skill, `kept` collects the
+    /// listings read, for the skill's resource scan.
+    fn walk(&mut self, listed: ListedDir, kept: Option<&mut Listings>) {
+        let ListedDir {
+            path: dir,
+            entries,
+            subdirs: listed_subdirs,
+        } = listed;
+        let entries = match entries {
             Ok(entries) => entries,
             Err(err) => {
                 self.problems.push(DiscoveryProblem {
-                    path: dir.to_path_buf(),
+                    path: dir,
                     message: err.to_string(),
                 });
                 return;
             }
         };
         let is_skill = entries.iter().any(|e| e.name == SKILL_FILE && e.is_file);
-        let subdirs: Vec<PathBuf> = entries
+        // The listed subfolders come in the order of the entries; a link to
+        // a folder, when followed, is listed now (the first folder of a tree
+        // not yet listed).
+        let mut listed_subdirs = listed_subdirs.into_iter();
+        let subdirs: Vec<ListedDir> = entries
             .iter()
             .filter(|e| e.is_dir && is_scanned_dir(&e.name))
-            .filter(|e| !e.is_link || self.follow(&e.path))
-            .map(|e| e.path.clone())
+            .filter_map(|e| {
+                if is_entered_unlinked(e) {
+                    listed_subdirs.next()
+                } else {
+                    self.follow(&e.path).then(|| list_tree(&e.path))
+                }
+            })
             .collect();
         let entries: Arc<[Entry]> = entries.into();
         if is_skill {
             let mut own = Listings::new();
-            own.insert(dir.to_path_buf(), entries);
+            own.insert(dir.clone(), entries);
             for sub in subdirs {
-                self.walk(&sub, Some(&mut own));
+                self.walk(sub, Some(&mut own));
             }
             match kept {
                 // A nested skill's folders are also its parent's.
                 Some(kept) => {
-                    (self.on_skill)(dir.to_path_buf(), own.clone());
+                    (self.on_skill)(dir, own.clone());
                     kept.extend(own);
                 }
-                None => (self.on_skill)(dir.to_path_buf(), own),
+                None => (self.on_skill)(dir, own),
             }
         } else if let Some(kept) = kept {
-            kept.insert(dir.to_path_buf(), entries);
+            kept.insert(dir, entries);
             for sub in subdirs {
-                self.walk(&sub, Some(kept));
+                self.walk(sub, Some(kept));
             }
         } else {
             for sub in subdirs {
-                self.walk(&sub, None);
+                self.walk(sub, None);
             }
         }
     }
