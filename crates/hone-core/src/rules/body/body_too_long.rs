@@ -25,7 +25,7 @@ pub(super) fn check(checker: &mut Checker) {
     }
     let at = skill
         .lines
-        .line_start((first_line + MAX_BODY_LINES) as u32)
+        .line_start(text, (first_line + MAX_BODY_LINES) as u32)
         .unwrap_or(body.start);
     let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
     checker
