@@ -66,6 +66,21 @@ impl LineIndex {
     /// The position of byte `offset` of `text` (clamped to the text and moved
     /// back to a character boundary). A leading byte-order mark takes no column.
     pub fn position(&self, text: &str, offset: usize) -> Position {
+        let (offset, line, start) = self.locate(text, offset);
+        let mut column = text[start..offset].chars().count() + 1;
+        if line == 0 && text.starts_with('\u{feff}') && offset > 0 {
+            column -= 1;
+        }
+        Position {
+            line: line as u32 + 1,
+            column: column as u32,
+            offset,
+        }
+    }
+
+    /// `offset` clamped to the text and moved back to a character boundary,
+    /// the 0-based line holding it and where that line starts.
+    fn locate(&self, text: &str, offset: usize) -> (usize, usize, usize) {
         let mut offset = offset.min(text.len());
         while !text.is_char_boundary(offset) {
             offset -= 1;
@@ -80,15 +95,7 @@ impl LineIndex {
         let start = self
             .line_start(text, line as u32 + 1)
             .expect("the line holding an offset exists");
-        let mut column = text[start..offset].chars().count() + 1;
-        if line == 0 && text.starts_with('\u{feff}') && offset > 0 {
-            column -= 1;
-        }
-        Position {
-            line: line as u32 + 1,
-            column: column as u32,
-            offset,
-        }
+        (offset, line, start)
     }
 
     pub fn span(&self, text: &str, range: std::ops::Range<usize>) -> Span {
@@ -100,9 +107,8 @@ impl LineIndex {
 
     /// The text of the 1-based line holding `offset`, without its line ending.
     pub fn line_text<'t>(&self, text: &'t str, offset: usize) -> &'t str {
-        let line = self.position(text, offset).line;
-        let start = self.line_start(text, line).unwrap_or(0);
-        let end = self.line_start(text, line + 1).unwrap_or(text.len());
+        let (_, line, start) = self.locate(text, offset);
+        let end = self.line_start(text, line as u32 + 2).unwrap_or(text.len());
         text[start..end].trim_end_matches(['\n', '\r'])
     }
 }

@@ -361,7 +361,7 @@ impl Analyzer {
         // Locked once to find the words not yet known, once to add them and
         // once to read the terms, not once per word. A panic elsewhere cannot
         // leave an entry half written, so a poisoned lock is still good.
-        let unknown: Vec<&str> = {
+        let mut unknown: Vec<&str> = {
             let cache = self.cache.read().unwrap_or_else(|e| e.into_inner());
             words
                 .iter()
@@ -369,6 +369,9 @@ impl Analyzer {
                 .filter(|word| !cache.contains_key(*word))
                 .collect()
         };
+        // A new word written twice in the text is analysed once.
+        unknown.sort_unstable();
+        unknown.dedup();
         if !unknown.is_empty() {
             let learned: Vec<(String, Option<String>)> = unknown
                 .into_iter()
