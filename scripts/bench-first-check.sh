@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The first `hone check` of a library against skills-ref-rs, side by side (see bench-first-check.py).
 #   scripts/bench-first-check.sh [ROUNDS] [LIBRARY]     defaults: 15 rounds, ../shared/corpus
+#   PAUSE=2.5 scripts/bench-first-check.sh ...          idle 2.5 s before each command (a first run after a pause)
 # Installs the peer, skills-ref-rs 0.3.3 from PyPI, into a virtual environment in the user's cache
 # (${XDG_CACHE_HOME:-~/.cache}/hone/peer-venv) and measures the `hone` that `make` builds.
 # Run it with the machine otherwise idle; it prints figures and asserts nothing.

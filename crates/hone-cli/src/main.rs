@@ -12,6 +12,9 @@ mod cmd;
 mod heap;
 mod printer;
 
+#[global_allocator]
+static ALLOCATOR: heap::Allocator = heap::Allocator;
+
 /// Hone: a workbench for agent skills (folders with a SKILL.md).
 #[derive(Parser)]
 #[command(name = "hone", version, about, long_about = None, propagate_version = true)]
@@ -58,7 +61,7 @@ fn main() -> ExitCode {
         heap::tune_for_short_run();
     }
     let result = match cli.command {
-        // On a worker of the pool, whose heap is on huge pages (see `heap`),
+        // On a worker of the pool, whose heap is populated ahead (see `heap`),
         // and which starts each parallel step without waking another thread.
         Command::Check(args) => rayon::scope(|_| cmd::check::run(args)),
         Command::Rule(args) => cmd::rule::run(args),
