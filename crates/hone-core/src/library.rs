@@ -102,8 +102,13 @@ impl Library {
         // Sorted before loading, which keeps the order: moving loaded skills
         // about costs more than moving their paths.
         found.sort_by(|(root_a, a, _), (root_b, b, _)| (root_a, a).cmp(&(root_b, b)));
+        // In runs of at most eight skills: rayon otherwise hands each thread
+        // a few long runs, and a skill costs from microseconds to a
+        // millisecond, so one thread was left finishing its run alone (the
+        // last fifth of the loading, on the corpus).
         let loaded: Vec<_> = found
             .into_par_iter()
+            .with_max_len(8)
             .map(|(root, dir, listings): (usize, PathBuf, Listings)| {
                 let loaded = Skill::load_listed(&dir, detail, &listings).map_err(|e| (dir, e));
                 (root, loaded)
