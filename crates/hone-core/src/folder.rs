@@ -21,8 +21,8 @@
 //! The library scan reads every folder of a skill to find nested skills and
 //! hands those listings over ([`Listings`]), so a check lists no folder twice.
 
+use rustc_hash::FxHashMap;
 use std::cell::OnceCell;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -448,7 +448,7 @@ pub(crate) fn list_dir_in(
 /// of a skill to find nested skills, and hands the listings to the skill's
 /// resource scan so that no folder is read twice.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Listings(HashMap<PathBuf, Arc<[Entry]>>);
+pub(crate) struct Listings(FxHashMap<PathBuf, Arc<[Entry]>>);
 
 impl Listings {
     pub fn new() -> Listings {

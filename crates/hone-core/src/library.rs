@@ -12,7 +12,7 @@
 //! holds is *shadowed*, reported, and left out of the library. Duplicates
 //! within one root are kept; a validation rule reports them.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -117,7 +117,7 @@ impl Library {
         library.problems = problems;
         library.skills.reserve_exact(loaded.len());
         library.skill_roots.reserve_exact(loaded.len());
-        let mut owner: HashMap<String, (usize, PathBuf)> = HashMap::new();
+        let mut owner: FxHashMap<String, (usize, PathBuf)> = FxHashMap::default();
         for (root, result) in loaded {
             let skill = match result {
                 Ok(skill) => skill,

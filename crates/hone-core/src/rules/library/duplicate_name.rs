@@ -1,6 +1,6 @@
 //! HS501 `duplicate-name`: its documentation, check and tests.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::path::Path;
 
 use crate::diagnostic::Diagnostic;
@@ -30,7 +30,7 @@ pub(super) fn check(library: &Library, target: Target, out: &mut Vec<Diagnostic>
     if !Rule::DuplicateName.applies_to(target) {
         return;
     }
-    let mut first: HashMap<&str, usize> = HashMap::new();
+    let mut first: FxHashMap<&str, usize> = FxHashMap::default();
     for (index, skill) in library.skills.iter().enumerate() {
         let Some(&first_index) = first.get(skill.id.as_str()) else {
             first.insert(&skill.id, index);

@@ -14,13 +14,13 @@ pub(crate) mod link_outside_skill;
 pub(crate) mod nested_reference;
 pub(crate) mod unreferenced_resource;
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use super::{Checker, Rule};
 
 pub(super) fn check(checker: &mut Checker) {
     let skill = checker.skill;
-    let resources: HashSet<&str> = skill.resources.iter().map(|r| r.path.as_str()).collect();
+    let resources: FxHashSet<&str> = skill.resources.iter().map(|r| r.path.as_str()).collect();
     let exists = |path: &str| {
         resources.contains(path)
             || resources.iter().any(|r| {
@@ -28,7 +28,7 @@ pub(super) fn check(checker: &mut Checker) {
             })
             || skill.dir.join(path).exists()
     };
-    let linked: HashSet<&str> = skill
+    let linked: FxHashSet<&str> = skill
         .links
         .iter()
         .filter_map(|l| l.resolved.as_deref())

@@ -1,6 +1,6 @@
 //! HS405 `nested-reference`: its documentation, check and tests.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use crate::links::{Link, normalize};
 use crate::rules::{Checker, Rule};
@@ -24,8 +24,8 @@ pub(super) fn check(
     link: &Link,
     path: &str,
     text: &str,
-    linked: &HashSet<&str>,
-    resources: &HashSet<&str>,
+    linked: &FxHashSet<&str>,
+    resources: &FxHashSet<&str>,
 ) {
     if !checker.enabled(Rule::NestedReference) {
         return;

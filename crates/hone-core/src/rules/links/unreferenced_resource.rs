@@ -1,6 +1,8 @@
 //! HS406 `unreferenced-resource`: its documentation, check and tests.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashSet;
 
 use crate::rules::{Checker, Rule};
 
@@ -89,7 +91,7 @@ pub(super) fn check(checker: &mut Checker, read_texts: &[String]) {
 /// Which of a skill's resource paths, file names and folder prefixes occur in
 /// its texts, found in one pass over each text: a skill may hold thousands of
 /// files, and searching the body once per name is quadratic.
-struct Mentions<'a>(HashSet<&'a str>);
+struct Mentions<'a>(FxHashSet<&'a str>);
 
 /// Up to this many names are searched for one by one: a SIMD substring
 /// search per name over a skill's few kilobytes of text is cheaper than
@@ -100,7 +102,7 @@ const FEW_NEEDLES: usize = 96;
 impl<'a> Mentions<'a> {
     fn find(body: &str, others: &[String], paths: &[&'a str]) -> Mentions<'a> {
         let mut needles: Vec<&'a str> = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = FxHashSet::default();
         for path in paths {
             let file_name = path.rsplit('/').next().unwrap_or(path);
             let dirs = path.match_indices('/').map(|(i, _)| &path[..=i]);
@@ -132,9 +134,9 @@ impl<'a> Mentions<'a> {
             .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
             .build(&needles);
         let Ok(automaton) = automaton else {
-            return Mentions(HashSet::new());
+            return Mentions(FxHashSet::default());
         };
-        let mut found = HashSet::new();
+        let mut found = FxHashSet::default();
         for text in texts() {
             for hit in automaton.find_overlapping_iter(text) {
                 found.insert(needles[hit.pattern().as_usize()]);
