@@ -1,6 +1,8 @@
 //! HS206 `generic-trigger`: its documentation, check and tests.
 
-use super::find_word;
+use std::sync::LazyLock;
+
+use super::{PhraseSet, find_word};
 use crate::rules::{Checker, Rule};
 use crate::yaml::{Node, Value};
 
@@ -52,12 +54,12 @@ pub(super) fn check(checker: &mut Checker, value: &Node, when_to_use: Option<&No
 }
 
 fn generic_phrases(checker: &mut Checker, key: &str, node: &Node) {
+    static PHRASES: LazyLock<PhraseSet> = LazyLock::new(|| PhraseSet::new(GENERIC_PHRASES));
     let Some(value) = node.as_str() else { return };
     let source = &checker.text()[node.span.clone()];
-    for phrase in GENERIC_PHRASES {
-        if find_word(value, phrase).is_none() {
-            continue;
-        }
+    // The first phrase of the list the value holds.
+    if let Some(first) = PHRASES.whole_words(value).min() {
+        let phrase = GENERIC_PHRASES[first];
         // Point at the phrase when the source spells it the same way.
         let range = find_word(source, phrase).map_or(node.span.clone(), |r| {
             node.span.start + r.start..node.span.start + r.end
@@ -69,7 +71,6 @@ fn generic_phrases(checker: &mut Checker, key: &str, node: &Node) {
                 format!("`{key}` uses the generic trigger \"{phrase}\""),
             )
             .help("it matches almost any request; name the concrete situations the skill is for");
-        return;
     }
 }
 

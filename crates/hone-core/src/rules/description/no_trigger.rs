@@ -1,6 +1,8 @@
 //! HS205 `no-trigger`: its documentation, check and tests.
 
-use super::find_word;
+use std::sync::LazyLock;
+
+use super::PhraseSet;
 use crate::rules::{Checker, Rule};
 use crate::yaml::Node;
 
@@ -62,7 +64,8 @@ pub(super) fn check(checker: &mut Checker, value: &Node, text: &str, when_text: 
 }
 
 fn says_when(text: &str) -> bool {
-    TRIGGER_WORDS.iter().any(|w| find_word(text, w).is_some())
+    static TRIGGERS: LazyLock<PhraseSet> = LazyLock::new(|| PhraseSet::new(TRIGGER_WORDS));
+    TRIGGERS.whole_words(text).next().is_some()
 }
 
 #[cfg(test)]
