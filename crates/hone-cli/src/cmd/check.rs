@@ -276,6 +276,9 @@ fn write_rendered<T: Sync>(
 ) -> std::io::Result<()> {
     let chunks: Vec<Vec<u8>> = items
         .par_chunks(RENDER_CHUNK)
+        // Each chunk a job of its own, so that no thread is left rendering
+        // a long run alone at the end.
+        .with_max_len(1)
         .enumerate()
         .map(|(chunk_index, chunk)| {
             let mut buffer = Vec::with_capacity(chunk.len() * 256);
