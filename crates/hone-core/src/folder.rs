@@ -21,12 +21,12 @@
 //! The library scan reads every folder of a skill to find nested skills and
 //! hands those listings over ([`Listings`]), so a check lists no folder twice.
 
-use rustc_hash::FxHashMap;
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ignore::gitignore::Gitignore;
+use rustc_hash::FxHashMap;
 
 use crate::skill::{Resource, SKILL_FILE};
 

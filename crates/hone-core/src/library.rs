@@ -12,12 +12,12 @@
 //! holds is *shadowed*, reported, and left out of the library. Duplicates
 //! within one root are kept; a validation rule reports them.
 
-use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use crate::folder::{Entry, Listings, OpenDir, ResourceDetail, is_ignored_dir, list_dir_in};

@@ -1,7 +1,8 @@
 //! HS501 `duplicate-name`: its documentation, check and tests.
 
-use rustc_hash::FxHashMap;
 use std::path::Path;
+
+use rustc_hash::FxHashMap;
 
 use crate::diagnostic::Diagnostic;
 use crate::library::Library;
