@@ -55,7 +55,10 @@ pub(super) fn count_up_to(text: &str, limit: usize, counts: &mut PieceCounts) ->
 /// looking up all the others of a typical text; the bounds leave it to the
 /// few texts they cannot decide (of the corpus's 1,224 bodies over 5,000
 /// bytes, 53 against 5,000 tokens). Reading stops as soon as the bounds
-/// decide: on those bodies, after 71% of their bytes.
+/// decide: on those bodies, after 71% of their bytes. Where they do not,
+/// the pieces are merged widest bounds first, until the bounds decide: a
+/// first check of the corpus merges 7,137 of the 18,283 pieces it left
+/// unmerged.
 pub(super) fn exceeds(text: &str, limit: usize, counts: &mut PieceCounts) -> bool {
     // Over five bytes a token of the limit, a text likely holds more pieces
     // than the limit (the pieces of the corpus's long `SKILL.md` files
@@ -77,9 +80,10 @@ pub(super) fn exceeds(text: &str, limit: usize, counts: &mut PieceCounts) -> boo
                 lower += count;
                 upper += count;
             } else {
+                let bound = vocab::unmerged_upper_bound(piece);
                 lower += 2;
-                upper += vocab::unmerged_upper_bound(piece);
-                unmerged.push(piece);
+                upper += bound;
+                unmerged.push((piece, bound));
             }
             unread -= piece.len();
             lower <= limit && upper + unread > limit
@@ -90,18 +94,26 @@ pub(super) fn exceeds(text: &str, limit: usize, counts: &mut PieceCounts) -> boo
         if upper + unread <= limit {
             return false;
         }
-        // The count itself: the unmerged pieces' two tokens each become theirs.
+        // The whole text is read: merge the unmerged pieces, each narrowing
+        // the bounds to its count, until they decide. The pieces whose
+        // bounds lie widest apart go first: they move the bounds most.
+        unmerged.sort_unstable_by_key(|&(_, bound)| std::cmp::Reverse(bound));
         let mut parts = Vec::new();
-        let mut count = lower;
-        for piece in unmerged {
-            count += counts.count(piece, || {
+        for (piece, bound) in unmerged {
+            let count = counts.count(piece, || {
                 vocab::merged_piece_tokens(piece, ranks, &mut parts)
-            }) - 2;
-            if count > limit {
+            });
+            // Each bound holds this piece's own share: neither can wrap.
+            lower = lower + count - 2;
+            upper = upper + count - bound;
+            if lower > limit {
                 return true;
             }
+            if upper <= limit {
+                return false;
+            }
         }
-        false
+        lower > limit
     })
 }
 
