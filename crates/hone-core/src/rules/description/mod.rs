@@ -78,11 +78,7 @@ impl PhraseSet {
         let bytes = text.as_bytes();
         self.automaton
             .find_overlapping_iter(text)
-            .filter(move |hit| {
-                let (start, end) = (hit.start(), hit.end());
-                (start == 0 || !bytes[start - 1].is_ascii_alphanumeric())
-                    && (end == bytes.len() || !bytes[end].is_ascii_alphanumeric())
-            })
+            .filter(move |hit| is_whole_words(bytes, hit.range()))
             .map(|hit| hit.pattern().as_usize())
     }
 }
@@ -93,14 +89,19 @@ fn find_word(text: &str, phrase: &str) -> Option<std::ops::Range<usize>> {
     let mut from = 0;
     while let Some(found) = find_ascii_ci(&text[from..], phrase) {
         let range = from + found.start..from + found.end;
-        let before_ok = range.start == 0 || !bytes[range.start - 1].is_ascii_alphanumeric();
-        let after_ok = range.end == bytes.len() || !bytes[range.end].is_ascii_alphanumeric();
-        if before_ok && after_ok {
+        if is_whole_words(bytes, range.clone()) {
             return Some(range);
         }
         from = range.start + 1;
     }
     None
+}
+
+/// Whether `range` of `bytes` is neither preceded nor followed by an ASCII
+/// letter or digit: a match of whole words.
+fn is_whole_words(bytes: &[u8], range: std::ops::Range<usize>) -> bool {
+    (range.start == 0 || !bytes[range.start - 1].is_ascii_alphanumeric())
+        && (range.end == bytes.len() || !bytes[range.end].is_ascii_alphanumeric())
 }
 
 #[cfg(test)]
