@@ -153,9 +153,20 @@ impl Node {
     }
 }
 
+mod simple;
+
 /// Parses one YAML document. `base` is the byte offset of `text` in the file,
 /// added to every span. An empty document is `Null`.
 pub fn parse(text: &str, base: usize) -> Result<Node, YamlError> {
+    // Most frontmatter is a few `key: value` lines, read faster by hand.
+    match simple::parse(text, base) {
+        Some(node) => Ok(node),
+        None => parse_events(text, base),
+    }
+}
+
+/// [`parse`] through the YAML parser's events: every document.
+fn parse_events(text: &str, base: usize) -> Result<Node, YamlError> {
     let offsets = CharOffsets::new(text, base);
     let mut builder = Builder {
         parser: Parser::new_from_str(text),
