@@ -193,14 +193,7 @@ impl Reader<'_> {
         if bytes.get(end) != Some(&b':') || !(end + 1 == line.end || bytes[end + 1] == b' ') {
             return None;
         }
-        let text = &self.text[start..end];
-        let key = scalar(
-            resolve_plain(text),
-            self.base + start..self.base + end,
-            true,
-            text.to_owned(),
-        );
-        Some((key, end + 1))
+        Some((self.plain(start, end), end + 1))
     }
 
     /// Where the value after `from` starts on its line, if anything follows.
@@ -258,12 +251,7 @@ impl Reader<'_> {
     /// plain scalar, or a flow list of plain scalars.
     fn scalar_or_list(&self, from: usize, end: usize) -> Option<Node> {
         let bytes = self.bytes();
-        let trimmed = end
-            - bytes[from..end]
-                .iter()
-                .rev()
-                .take_while(|&&b| b == b' ')
-                .count();
+        let trimmed = self.trimmed_end(from, end);
         let span = self.base + from..self.base + end;
         match bytes[from] {
             quote @ (b'"' | b'\'') => {
@@ -294,12 +282,7 @@ impl Reader<'_> {
                 if text.contains(": ") || text.contains(" #") || text.ends_with(':') {
                     return None;
                 }
-                Some(scalar(
-                    resolve_plain(text),
-                    self.base + from..self.base + trimmed,
-                    true,
-                    text.to_owned(),
-                ))
+                Some(self.plain(from, trimmed))
             }
         }
     }
@@ -310,23 +293,34 @@ impl Reader<'_> {
     fn flow_item(&self, from: usize, end: usize) -> Option<Node> {
         let bytes = self.bytes();
         let start = from + bytes[from..end].iter().take_while(|&&b| b == b' ').count();
-        let trimmed = end
-            - bytes[start..end]
-                .iter()
-                .rev()
-                .take_while(|&&b| b == b' ')
-                .count();
+        let trimmed = self.trimmed_end(start, end);
         let text = &self.text[start..trimmed];
         let first = *text.as_bytes().first()?;
         if is_indicator(first) || text.bytes().any(|b| b"[]{},:#\"'".contains(&b)) {
             return None;
         }
-        Some(scalar(
+        Some(self.plain(start, trimmed))
+    }
+
+    /// `end` less the spaces that end `from..end`.
+    fn trimmed_end(&self, from: usize, end: usize) -> usize {
+        let spaces = self.bytes()[from..end]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b' ')
+            .count();
+        end - spaces
+    }
+
+    /// The plain scalar written at `start..end`, resolved by the core schema.
+    fn plain(&self, start: usize, end: usize) -> Node {
+        let text = &self.text[start..end];
+        scalar(
             resolve_plain(text),
-            self.base + start..self.base + trimmed,
+            self.base + start..self.base + end,
             true,
             text.to_owned(),
-        ))
+        )
     }
 }
 
