@@ -144,6 +144,18 @@ impl Node {
         }
     }
 
+    /// A sequence or mapping node.
+    fn collection(value: Value, span: Range<usize>, tag: Option<String>) -> Node {
+        Node {
+            value,
+            span,
+            plain: false,
+            raw: None,
+            block: false,
+            tag,
+        }
+    }
+
     fn size(&self) -> usize {
         1 + match &self.value {
             Value::Seq(items) => items.iter().map(Node::size).sum(),
@@ -372,61 +384,36 @@ impl<'a> Builder<'a> {
                 return Ok(copy);
             }
             Event::SequenceStart(anchor, tag) => {
-                self.count(1, start)?;
-                let flow = self.is_flow(start);
-                if flow {
-                    self.open_flows.push(start);
-                }
                 let mut items = Vec::new();
-                loop {
-                    let (event, span) = self.next()?;
-                    if let Event::SequenceEnd = event {
-                        if flow {
-                            self.open_flows.pop();
-                        }
-                        let end = self.offsets.byte(span.end.index()).max(start);
-                        let node = Node {
-                            value: Value::Seq(items),
-                            span: start..end,
-                            plain: false,
-                            raw: None,
-                            block: false,
-                            tag: Self::tag_text(tag.as_deref()),
-                        };
-                        break (node, anchor);
-                    }
-                    items.push(self.node(event, span, depth + 1)?);
-                }
+                let end = self.children(start, false, |builder, event, span| {
+                    items.push(builder.node(event, span, depth + 1)?);
+                    Ok(())
+                })?;
+                (
+                    Node::collection(
+                        Value::Seq(items),
+                        start..end,
+                        Self::tag_text(tag.as_deref()),
+                    ),
+                    anchor,
+                )
             }
             Event::MappingStart(anchor, tag) => {
-                self.count(1, start)?;
-                let flow = self.is_flow(start);
-                if flow {
-                    self.open_flows.push(start);
-                }
                 let mut entries = Vec::new();
-                loop {
-                    let (event, span) = self.next()?;
-                    if let Event::MappingEnd = event {
-                        if flow {
-                            self.open_flows.pop();
-                        }
-                        let end = self.offsets.byte(span.end.index()).max(start);
-                        let node = Node {
-                            value: Value::Map(entries),
-                            span: start..end,
-                            plain: false,
-                            raw: None,
-                            block: false,
-                            tag: Self::tag_text(tag.as_deref()),
-                        };
-                        break (node, anchor);
-                    }
-                    let key = self.node(event, span, depth + 1)?;
-                    let (event, span) = self.next()?;
-                    let value = self.node(event, span, depth + 1)?;
-                    entries.push((key, value));
-                }
+                let end = self.children(start, true, |builder, event, span| {
+                    let key = builder.node(event, span, depth + 1)?;
+                    let (event, span) = builder.next()?;
+                    entries.push((key, builder.node(event, span, depth + 1)?));
+                    Ok(())
+                })?;
+                (
+                    Node::collection(
+                        Value::Map(entries),
+                        start..end,
+                        Self::tag_text(tag.as_deref()),
+                    ),
+                    anchor,
+                )
             }
             _ => return Err(self.error("unexpected YAML event", start)),
         };
@@ -434,6 +421,36 @@ impl<'a> Builder<'a> {
             self.anchors.insert(anchor, node.clone());
         }
         Ok(node)
+    }
+
+    /// Reads the children of the collection that starts at byte `start`,
+    /// each through `child` (a sequence's item, a mapping's key and value),
+    /// up to its end event (`MappingEnd` when `is_mapping`, else
+    /// `SequenceEnd`), and returns the byte where it ends.
+    fn children(
+        &mut self,
+        start: usize,
+        is_mapping: bool,
+        mut child: impl FnMut(&mut Self, Event<'a>, YamlSpan) -> Result<(), YamlError>,
+    ) -> Result<usize, YamlError> {
+        self.count(1, start)?;
+        let flow = self.is_flow(start);
+        if flow {
+            self.open_flows.push(start);
+        }
+        loop {
+            let (event, span) = self.next()?;
+            if matches!(
+                (&event, is_mapping),
+                (Event::SequenceEnd, false) | (Event::MappingEnd, true)
+            ) {
+                if flow {
+                    self.open_flows.pop();
+                }
+                return Ok(self.offsets.byte(span.end.index()).max(start));
+            }
+            child(self, event, span)?;
+        }
     }
 }
 

@@ -54,9 +54,10 @@ pub(super) fn parse(text: &str, base: usize) -> Option<Node> {
         entries.push((key, value));
     }
     let first = lines.first()?;
-    Some(collection(
+    Some(Node::collection(
         Value::Map(entries),
         base + first.start..base + text.len(),
+        None,
     ))
 }
 
@@ -148,18 +149,6 @@ fn scalar(value: Value, span: std::ops::Range<usize>, plain: bool, raw: String) 
     }
 }
 
-/// A list or mapping node.
-fn collection(value: Value, span: std::ops::Range<usize>) -> Node {
-    Node {
-        value,
-        span,
-        plain: false,
-        raw: None,
-        block: false,
-        tag: None,
-    }
-}
-
 /// Whether a plain scalar may not start with `b`: YAML's indicators, and
 /// `-`, `?` and `:`, which start one only before a non-space.
 fn is_indicator(b: u8) -> bool {
@@ -235,7 +224,11 @@ impl Reader<'_> {
             } else {
                 self.base + lines[0].content()
             };
-            return Some(collection(Value::Seq(items), start..self.base + end));
+            return Some(Node::collection(
+                Value::Seq(items),
+                start..self.base + end,
+                None,
+            ));
         }
         let mut entries = Vec::with_capacity(lines.len());
         for &line in lines {
@@ -244,7 +237,11 @@ impl Reader<'_> {
             entries.push((key, self.scalar_or_list(from, line.end)?));
         }
         let start = entries[0].0.span.start;
-        Some(collection(Value::Map(entries), start..self.base + end))
+        Some(Node::collection(
+            Value::Map(entries),
+            start..self.base + end,
+            None,
+        ))
     }
 
     /// The value from `from` to `end`, the end of its line: a quoted or
@@ -274,7 +271,7 @@ impl Reader<'_> {
                         item_start += item.len() + 1;
                     }
                 }
-                Some(collection(Value::Seq(items), span))
+                Some(Node::collection(Value::Seq(items), span, None))
             }
             first if is_indicator(first) => None,
             _ => {
