@@ -8,6 +8,9 @@
 //! - a body over [`MAX_BODY_BYTES`] is refused unread: 413;
 //! - a body that is not JSON gets a JSON-RPC Parse error (-32700), 400.
 //!
+//! A connection the server ends is drained before it is closed ([`LINGER`]),
+//! so that a client still sending reads its answer instead of a reset.
+//!
 //! rmcp also checks `Host` against loopback names when bound to loopback.
 
 use std::convert::Infallible;
@@ -23,7 +26,7 @@ use hyper_util::rt::TokioIo;
 use rmcp::transport::streamable_http_server::{
     StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
 };
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 use tower_service::Service;
 
@@ -35,6 +38,12 @@ use crate::observe::{Answered, Observer, clip};
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 /// How long a finished response stays available to a client resuming its stream.
 pub const COMPLETED_RESPONSE_TTL: std::time::Duration = std::time::Duration::from_secs(5);
+/// How long a connection the server ends is drained after its last answer.
+/// A client still sending a refused body would otherwise be reset, and a
+/// reset can discard the answer it has not yet read.
+pub const LINGER: std::time::Duration = std::time::Duration::from_secs(5);
+/// The most a connection the server ends is drained of.
+pub const LINGER_BYTES: u64 = 64 * 1024 * 1024;
 /// The path the MCP endpoint is served at.
 pub const ENDPOINT: &str = "/mcp";
 
@@ -75,6 +84,17 @@ fn reply(status: StatusCode, code: i64, message: &str) -> Response<Body> {
     response.headers_mut().insert(
         hyper::header::CONTENT_TYPE,
         hyper::header::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// Marks an answer given without reading the request's body as the
+/// connection's last, so a client does not send its next request on a
+/// connection the server is about to close.
+fn closing(mut response: Response<Body>) -> Response<Body> {
+    response.headers_mut().insert(
+        hyper::header::CONNECTION,
+        hyper::header::HeaderValue::from_static("close"),
     );
     response
 }
@@ -216,7 +236,8 @@ pub async fn serve(
                 let mut service = service.clone();
                 let gate = gate.clone();
                 let observer = observer.clone();
-                async move {
+                // Boxed so that the connection can hand its socket back.
+                Box::pin(async move {
                     if let Some(refusal) = gate.refuse(&request) {
                         observer.answered(Answered {
                             method: "http",
@@ -224,17 +245,17 @@ pub async fn serve(
                             error: Some(format!("refused: {}", refusal.status())),
                             micros: 0,
                         });
-                        return Ok::<_, Infallible>(refusal);
+                        return Ok::<_, Infallible>(closing(refusal));
                     }
                     let (parts, body) = request.into_parts();
                     let bytes = match Limited::new(body, MAX_BODY_BYTES).collect().await {
                         Ok(collected) => collected.to_bytes(),
                         Err(_) => {
-                            return Ok(reply(
+                            return Ok(closing(reply(
                                 StatusCode::PAYLOAD_TOO_LARGE,
                                 -32600,
                                 &format!("a request body is limited to {MAX_BODY_BYTES} bytes"),
-                            ));
+                            )));
                         }
                     };
                     if parts.method == hyper::Method::POST
@@ -248,16 +269,34 @@ pub async fn serve(
                     }
                     let request = Request::from_parts(parts, Full::new(bytes));
                     service.call(request).await
-                }
+                })
             });
             let connection = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), handler);
+                .serve_connection(TokioIo::new(stream), handler)
+                .without_shutdown();
             tokio::select! {
-                _ = connection => {}
+                ended = connection => if let Ok(parts) = ended {
+                    tokio::select! {
+                        _ = linger(parts.io.into_inner()) => {}
+                        _ = cancel.cancelled() => {}
+                    }
+                },
                 _ = cancel.cancelled() => {}
             }
         });
     }
+}
+
+/// Closes a connection as RFC 9112 §9.6 asks: the answer is written, so
+/// end the sending side, then read and drop what the client still sends
+/// (bounded by [`LINGER`] and [`LINGER_BYTES`]) until it closes too.
+async fn linger(mut stream: TcpStream) {
+    use tokio::io::AsyncWriteExt;
+    if stream.shutdown().await.is_err() {
+        return;
+    }
+    let mut rest = tokio::io::AsyncReadExt::take(stream, LINGER_BYTES);
+    let _ = tokio::time::timeout(LINGER, tokio::io::copy(&mut rest, &mut tokio::io::sink())).await;
 }
 
 #[cfg(test)]
@@ -278,6 +317,79 @@ mod tests {
         options.addr = "[::1]:0".parse().unwrap();
         options.listen = false;
         assert!(check_address(&options).is_ok());
+    }
+
+    /// A client that sends all of a refused body before it reads, as HTTP/1.1
+    /// clients do, still reads the 413: the server drains the connection
+    /// instead of resetting it (the Python SDK's client lost the answer one
+    /// time in three; a body larger than the socket buffers, every time).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_refused_body_still_gets_its_answer() {
+        use std::io::{Read, Write};
+        let tmp = tempfile::tempdir().unwrap();
+        let skill = tmp.path().join("pdf/SKILL.md");
+        std::fs::create_dir_all(skill.parent().unwrap()).unwrap();
+        std::fs::write(
+            &skill,
+            "---\nname: pdf\ndescription: Read PDF files.\n---\nRead.\n",
+        )
+        .unwrap();
+        let engine = Engine::open(crate::engine::ServeOptions {
+            catalog: crate::catalog::CatalogOptions {
+                roots: vec![tmp.path().to_path_buf()],
+                target: hone_core::rules::Target::Agentskills,
+                strict: false,
+            },
+            ranker: Some(hone_core::rank::RankerKind::Bm25),
+            threshold: None,
+            model: None,
+        })
+        .unwrap();
+        let options = HttpOptions {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            listen: false,
+            token: None,
+            allowed_origins: vec![],
+        };
+        let cancel = CancellationToken::new();
+        let (bound, at) = tokio::sync::oneshot::channel();
+        let server = tokio::spawn(serve(
+            Arc::new(engine),
+            Clients::default(),
+            Arc::new(crate::observe::Lines(|_: &str| {})),
+            options,
+            cancel.clone(),
+            move |addr| {
+                let _ = bound.send(addr);
+            },
+        ));
+        let addr = at.await.unwrap();
+        let answers = tokio::task::spawn_blocking(move || {
+            let body = vec![b'x'; 16 * MAX_BODY_BYTES];
+            (0..3)
+                .map(|_| {
+                    let mut stream = std::net::TcpStream::connect(addr)?;
+                    write!(
+                        stream,
+                        "POST {ENDPOINT} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+                        body.len()
+                    )?;
+                    stream.write_all(&body)?;
+                    let mut answer = String::new();
+                    stream.read_to_string(&mut answer)?;
+                    Ok(answer)
+                })
+                .collect::<std::io::Result<Vec<String>>>()
+        })
+        .await
+        .unwrap()
+        .expect("the server reset the connection before its answer was read");
+        for answer in answers {
+            assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+            assert!(answer.contains("connection: close"), "{answer}");
+        }
+        cancel.cancel();
+        server.await.unwrap().unwrap();
     }
 
     #[test]
