@@ -26,6 +26,7 @@
 pub(crate) mod routing_collision;
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -76,8 +77,21 @@ struct Terms {
     key: String,
     /// Distinct term ids, sorted.
     ids: Vec<u32>,
-    /// The first word written for each term, in `ids` order.
-    words: Vec<String>,
+    /// Where in `text` the first word written for each term is, in `ids` order.
+    words: Vec<Range<u32>>,
+    /// The routing text.
+    text: Box<str>,
+}
+
+/// What analysing one routing text yields, with one allocation for all of
+/// its terms instead of one per term: a library's texts repeat their terms,
+/// and only the index's first sight of a term needs a `String` of its own.
+struct Analysed {
+    text: String,
+    /// The distinct terms in order of first use, written one after another.
+    terms: String,
+    /// Per term, where it ends in `terms` and where its first word is in `text`.
+    spans: Vec<(u32, Range<u32>)>,
 }
 
 /// The analysed routing texts of a library. See the module docs.
@@ -100,9 +114,21 @@ impl CollisionIndex {
     /// Analyses `docs` (in parallel); slot `i` is `docs[i]`.
     pub fn new(docs: &[RoutingDoc]) -> Self {
         let analyzer = Analyzer::default();
-        let analysed: Vec<Vec<(String, String)>> = docs
+        // Each worker analyses with an analyzer (and word cache) of its own:
+        // with one shared cache, a worker learning new words waited for the
+        // other to finish reading, and a first check of the corpus spent
+        // more time there than stemming every word twice costs. The lock of
+        // each is only ever taken by its own worker.
+        let per_thread: Vec<Mutex<Analyzer>> = (0..rayon::current_num_threads())
+            .map(|_| Mutex::new(Analyzer::default()))
+            .collect();
+        let analysed: Vec<Analysed> = docs
             .par_iter()
-            .map_with(analyzer.clone(), terms_of)
+            .map(|doc| {
+                let slot = rayon::current_thread_index().unwrap_or(0) % per_thread.len();
+                let mut analyzer = per_thread[slot].lock().unwrap_or_else(|e| e.into_inner());
+                terms_of(&mut analyzer, doc)
+            })
             .collect();
         let mut index = CollisionIndex {
             analyzer,
@@ -153,20 +179,28 @@ impl CollisionIndex {
         }
     }
 
-    fn fill(&mut self, slot: usize, key: &str, mut terms: Vec<(String, String)>) {
-        let mut ids: Vec<(u32, String)> = terms
-            .drain(..)
-            .map(|(term, word)| {
-                let next = self.term_ids.len() as u32;
-                let id = *self.term_ids.entry(term).or_insert(next);
-                if id as usize == self.postings.len() {
-                    self.postings.push(Vec::new());
-                }
+    fn fill(&mut self, slot: usize, key: &str, analysed: Analysed) {
+        let mut start = 0;
+        let mut ids: Vec<(u32, Range<u32>)> = analysed
+            .spans
+            .into_iter()
+            .map(|(end, word)| {
+                let term = &analysed.terms[start..end as usize];
+                start = end as usize;
+                let id = match self.term_ids.get(term) {
+                    Some(&id) => id,
+                    None => {
+                        let id = self.term_ids.len() as u32;
+                        self.term_ids.insert(term.to_owned(), id);
+                        self.postings.push(Vec::new());
+                        id
+                    }
+                };
                 (id, word)
             })
             .collect();
-        ids.sort_by_key(|(id, _)| *id);
-        ids.dedup_by_key(|(id, _)| *id);
+        // The terms are distinct, so are their ids.
+        ids.sort_unstable_by_key(|(id, _)| *id);
         for (id, _) in &ids {
             self.postings[*id as usize].push(slot as u32);
         }
@@ -175,6 +209,7 @@ impl CollisionIndex {
             key: key.to_owned(),
             ids,
             words,
+            text: analysed.text.into_boxed_str(),
         };
         self.slots.insert(key.to_owned(), slot);
         self.live += 1;
@@ -329,7 +364,12 @@ impl CollisionIndex {
             .iter()
             .zip(&first.words)
             .filter(|(id, _)| second.ids.binary_search(id).is_ok())
-            .map(|(&id, word)| (self.idf(id), word.as_str()))
+            .map(|(&id, word)| {
+                (
+                    self.idf(id),
+                    &first.text[word.start as usize..word.end as usize],
+                )
+            })
             .collect();
         shared.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(y.1)));
         shared.into_iter().map(|(_, w)| w.to_owned()).collect()
@@ -338,15 +378,19 @@ impl CollisionIndex {
 
 /// The distinct (term, first word written for it) pairs of a routing text, in
 /// the order the terms first appear.
-fn terms_of(analyzer: &mut Analyzer, doc: &RoutingDoc) -> Vec<(String, String)> {
+fn terms_of(analyzer: &mut Analyzer, doc: &RoutingDoc) -> Analysed {
     let text = doc.routing_text();
-    analyzer.with_index_terms(&text, |terms| {
-        let mut seen = FxHashSet::default();
-        terms
-            .filter(|t| seen.insert(t.term))
-            .map(|t| (t.term.to_owned(), text[t.word].to_owned()))
-            .collect()
-    })
+    let mut terms = String::with_capacity(text.len());
+    let spans = analyzer.with_index_terms(&text, |found| {
+        let mut seen = FxHashSet::with_capacity_and_hasher(text.len() / 4, Default::default());
+        let mut spans = Vec::with_capacity(text.len() / 8);
+        for t in found.filter(|t| seen.insert(t.term)) {
+            terms.push_str(t.term);
+            spans.push((terms.len() as u32, t.word.start as u32..t.word.end as u32));
+        }
+        spans
+    });
+    Analysed { text, terms, spans }
 }
 
 /// The index of the library checked last, by a fingerprint of its routing
