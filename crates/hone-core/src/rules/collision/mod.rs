@@ -376,8 +376,8 @@ impl CollisionIndex {
     }
 }
 
-/// The distinct (term, first word written for it) pairs of a routing text, in
-/// the order the terms first appear.
+/// A routing text's distinct terms, in the order they first appear, each
+/// with where the first word written for it is.
 fn terms_of(analyzer: &mut Analyzer, doc: &RoutingDoc) -> Analysed {
     let text = doc.routing_text();
     let mut terms = String::with_capacity(text.len());
