@@ -113,7 +113,6 @@ pub struct CollisionIndex {
 impl CollisionIndex {
     /// Analyses `docs` (in parallel); slot `i` is `docs[i]`.
     pub fn new(docs: &[RoutingDoc]) -> Self {
-        let analyzer = Analyzer::default();
         // Each worker analyses with an analyzer (and word cache) of its own:
         // with one shared cache, a worker learning new words waited for the
         // other to finish reading, and a first check of the corpus spent
@@ -130,6 +129,13 @@ impl CollisionIndex {
                 terms_of(&mut analyzer, doc)
             })
             .collect();
+        // Edits re-analyse with the first of them, whose cache knows most words.
+        let analyzer = per_thread
+            .into_iter()
+            .next()
+            .map_or_else(Analyzer::default, |first| {
+                first.into_inner().unwrap_or_else(|e| e.into_inner())
+            });
         let mut index = CollisionIndex {
             analyzer,
             docs: Vec::with_capacity(docs.len()),
