@@ -357,9 +357,7 @@ impl Analyzer {
         text: &str,
         use_terms: impl FnOnce(&mut dyn Iterator<Item = TermAt<'_>>) -> R,
     ) -> R {
-        let mut words_of_text = Vec::with_capacity(text.len() / 5 + 1);
-        words_of_text.extend(words(text));
-        let words = words_of_text;
+        let words: Vec<(usize, Range<usize>)> = words(text).collect();
         // Locked once to find the words not yet known, once to add them and
         // once to read the terms, not once per word. A panic elsewhere cannot
         // leave an entry half written, so a poisoned lock is still good.
