@@ -15,6 +15,7 @@
 
 mod split;
 mod vocab;
+mod window;
 
 use std::cell::RefCell;
 
@@ -72,20 +73,28 @@ pub(super) fn exceeds(text: &str, limit: usize, counts: &mut PieceCounts) -> boo
         let mut unmerged = Vec::new();
         // The bytes not yet read, each at most a token.
         let mut unread = text.len();
-        split::for_each_piece(text, |piece| {
-            if ranks.is_token(piece) {
-                lower += 1;
-                upper += 1;
-            } else if let Some(count) = counts.get(piece) {
-                lower += count;
-                upper += count;
-            } else {
-                let bound = vocab::unmerged_upper_bound(piece);
-                lower += 2;
-                upper += bound;
-                unmerged.push((piece, bound));
+        let mut tokens = [false; window::WINDOW];
+        split::for_each_batch(text, |pieces| {
+            // Looked up in a loop of their own: the lookups' cache misses
+            // overlap instead of waiting one after another.
+            for (token, piece) in tokens.iter_mut().zip(pieces) {
+                *token = ranks.is_token(piece);
             }
-            unread -= piece.len();
+            for (&piece, &token) in pieces.iter().zip(&tokens) {
+                if token {
+                    lower += 1;
+                    upper += 1;
+                } else if let Some(count) = counts.get(piece) {
+                    lower += count;
+                    upper += count;
+                } else {
+                    let bound = vocab::unmerged_upper_bound(piece);
+                    lower += 2;
+                    upper += bound;
+                    unmerged.push((piece, bound));
+                }
+                unread -= piece.len();
+            }
             lower <= limit && upper + unread > limit
         });
         if lower > limit {
@@ -120,8 +129,8 @@ pub(super) fn exceeds(text: &str, limit: usize, counts: &mut PieceCounts) -> boo
 /// Whether `text` splits into more than `limit` pieces, each at least a token.
 fn more_pieces_than(text: &str, limit: usize) -> bool {
     let mut pieces = 0;
-    split::for_each_piece(text, |_| {
-        pieces += 1;
+    split::for_each_batch(text, |batch| {
+        pieces += batch.len();
         pieces <= limit
     });
     pieces > limit

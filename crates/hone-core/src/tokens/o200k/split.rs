@@ -15,6 +15,12 @@
 //! matcher resolves it (greedy, first success wins). A character's class
 //! comes from a table for ASCII and, beyond it, from ranges `build.rs` reads
 //! off `regex-syntax`'s Unicode tables, the ones the pattern is compiled with.
+//!
+//! ASCII text is split 64 bytes at a time by [`window`], from bit masks; the
+//! scanner splits what the windows leave (non-ASCII text, a text's last
+//! bytes), and is what the windows are tested against.
+
+use super::window;
 
 /// What the pattern needs to know about a character.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -77,6 +83,11 @@ const ASCII: [Class; 128] = {
     }
     table
 };
+
+/// The class of an ASCII byte.
+pub(super) fn ascii_class(byte: u8) -> Class {
+    ASCII[usize::from(byte & 0x7f)]
+}
 
 pub(super) fn class_of(c: char) -> Class {
     if c.is_ascii() {
@@ -359,15 +370,52 @@ fn letter_run_end(bytes: &[u8], mut at: usize, first: u8, last: u8) -> usize {
 
 /// Calls `piece` with each piece of `text`, in order, until it returns `false`.
 pub(super) fn for_each_piece<'t>(text: &'t str, mut piece: impl FnMut(&'t [u8]) -> bool) {
+    for_each_batch(text, |pieces| pieces.iter().all(|p| piece(p)));
+}
+
+/// Calls `batch` with the pieces of `text`, in order, some at a time, until
+/// it returns `false`. The pieces of ASCII text come a window of 64 bytes at
+/// a time from [`window::starts`]; the scanner finds the rest, one by one.
+pub(super) fn for_each_batch<'t>(text: &'t str, mut batch: impl FnMut(&[&'t [u8]]) -> bool) {
     let scanner = Scanner { text };
+    let bytes = text.as_bytes();
+    let mut pieces: [&[u8]; window::WINDOW] = [&[]; window::WINDOW];
     let mut at = 0;
-    while at < text.len() {
+    while at < bytes.len() {
+        if let Some(window) = bytes.get(at..at + window::WINDOW) {
+            let found = window::starts(window.try_into().expect("a window's bytes"));
+            if found.end > 0 {
+                // Each start after the first ends the piece before it.
+                let mut ends = found.bits & !1;
+                let mut from = at;
+                let mut count = 0;
+                while ends != 0 {
+                    let end = at + ends.trailing_zeros() as usize;
+                    pieces[count] = &bytes[from..end];
+                    count += 1;
+                    from = end;
+                    ends &= ends - 1;
+                }
+                at += found.end;
+                pieces[count] = &bytes[from..at];
+                if !batch(&pieces[..=count]) {
+                    return;
+                }
+                continue;
+            }
+        }
         let end = scanner.piece_end(at);
-        if !piece(&text.as_bytes()[at..end]) {
-            break;
+        if !batch(&[&bytes[at..end]]) {
+            return;
         }
         at = end;
     }
+}
+
+/// The piece that starts at `at`, found by the scanner alone.
+#[cfg(test)]
+pub(super) fn scanned_piece_end(text: &str, at: usize) -> usize {
+    Scanner { text }.piece_end(at)
 }
 
 #[cfg(test)]
