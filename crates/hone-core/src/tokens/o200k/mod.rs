@@ -73,15 +73,9 @@ pub(super) fn exceeds(text: &str, limit: usize, counts: &mut PieceCounts) -> boo
         let mut unmerged = Vec::new();
         // The bytes not yet read, each at most a token.
         let mut unread = text.len();
-        let mut tokens = [false; window::WINDOW];
         split::for_each_batch(text, |pieces| {
-            // Looked up in a loop of their own: the lookups' cache misses
-            // overlap instead of waiting one after another.
-            for (token, piece) in tokens.iter_mut().zip(pieces) {
-                *token = ranks.is_token(piece);
-            }
-            for (&piece, &token) in pieces.iter().zip(&tokens) {
-                if token {
+            for &piece in pieces {
+                if ranks.is_token(piece) {
                     lower += 1;
                     upper += 1;
                 } else if let Some(count) = counts.get(piece) {
