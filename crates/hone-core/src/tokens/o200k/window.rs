@@ -1,11 +1,12 @@
 //! The pieces of 64 bytes of ASCII text at once, from bit masks.
 //!
-//! [`super::split`]'s scanner finds one piece at a time, and a piece's kind
-//! and length are unpredictable: it spent some 50 cycles a piece, mostly on
-//! mispredicted branches. Here a window of 64 bytes is classified with
+//! [`super::split`]'s scanner finds one piece at a time, branching on each
+//! piece's kind and length, which the processor cannot predict: about 16 ns a
+//! piece in the tokens bench. Here a window of 64 bytes is classified with
 //! SSE2 (a mask per class, bit `i` for byte `i`) and the pattern's rules
 //! become bit arithmetic on the masks, so the places where pieces start come
-//! out together, without a branch per piece.
+//! out together, without a branch per piece (splitting fell from 10% to 4% of
+//! a first check's CPU).
 //!
 //! The window starts where a piece starts, so the pattern's alternatives are
 //! tried from its first byte as from the text's, and the bytes before it
