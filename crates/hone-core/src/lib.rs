@@ -25,6 +25,8 @@
 pub mod agent;
 pub mod catalog;
 pub mod check_cache;
+#[cfg(test)]
+mod corpus_files;
 pub mod diagnostic;
 pub mod document;
 pub mod edit;

@@ -526,23 +526,15 @@ mod tests {
     #[test]
     #[ignore = "needs the shared corpus: HONE_CORPUS=../shared/corpus cargo test -- --ignored"]
     fn corpus_frontmatter_reads_as_the_parser_reads_it() {
-        let dir = std::env::var_os("HONE_CORPUS")
-            .expect("HONE_CORPUS is not set: point it at the shared corpus of real skills");
         let mut rng = fastrand::Rng::with_seed(7);
         let (mut seen, mut read) = (0, 0);
-        for entry in walkdir::WalkDir::new(dir)
-            .into_iter()
-            .filter_map(Result::ok)
-        {
-            if entry.file_type().is_file() && entry.file_name() == "SKILL.md" {
-                let doc =
-                    crate::document::SkillDocument::from_vec(std::fs::read(entry.path()).unwrap());
-                if let Some((text, _)) = doc.yaml_text() {
-                    seen += 1;
-                    read += usize::from(assert_agrees(text));
-                    for _ in 0..20 {
-                        assert_agrees(&mutated(text, &mut rng));
-                    }
+        for (_, bytes) in crate::corpus_files::skill_files() {
+            let doc = crate::document::SkillDocument::from_vec(bytes);
+            if let Some((text, _)) = doc.yaml_text() {
+                seen += 1;
+                read += usize::from(assert_agrees(text));
+                for _ in 0..20 {
+                    assert_agrees(&mutated(text, &mut rng));
                 }
             }
         }

@@ -389,18 +389,10 @@ mod tests {
     #[test]
     #[ignore = "needs the shared corpus: HONE_CORPUS=../shared/corpus cargo test -- --ignored"]
     fn corpus_counts_match_the_encoder() {
-        let dir = std::env::var_os("HONE_CORPUS")
-            .expect("HONE_CORPUS is not set: point it at the shared corpus of real skills");
         let mut checked = 0;
-        for entry in walkdir::WalkDir::new(dir)
-            .into_iter()
-            .filter_map(Result::ok)
-        {
-            if entry.file_type().is_file() && entry.file_name() == "SKILL.md" {
-                let bytes = std::fs::read(entry.path()).unwrap();
-                assert_exact(&String::from_utf8_lossy(&bytes));
-                checked += 1;
-            }
+        for (_, bytes) in crate::corpus_files::skill_files() {
+            assert_exact(&String::from_utf8_lossy(&bytes));
+            checked += 1;
         }
         assert!(checked > 1000, "only {checked} skills in the corpus");
     }

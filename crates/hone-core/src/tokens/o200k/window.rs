@@ -352,19 +352,13 @@ mod tests {
     #[test]
     #[ignore = "needs the shared corpus: HONE_CORPUS=../shared/corpus cargo test -- --ignored"]
     fn windows_split_the_corpus_as_the_scanner_does() {
-        let dir = std::env::var_os("HONE_CORPUS")
-            .expect("HONE_CORPUS is not set: point it at the shared corpus of real skills");
         let mut checked = 0;
-        for entry in walkdir::WalkDir::new(dir)
-            .into_iter()
-            .filter_map(Result::ok)
-        {
-            if entry.file_type().is_file() && entry.file_name() == "SKILL.md" {
-                let bytes = std::fs::read(entry.path()).expect("readable");
-                let text = String::from_utf8_lossy(&bytes);
-                assert_same(&text, &entry.path().display().to_string());
-                checked += 1;
-            }
+        for (path, bytes) in crate::corpus_files::skill_files() {
+            assert_same(
+                &String::from_utf8_lossy(&bytes),
+                &path.display().to_string(),
+            );
+            checked += 1;
         }
         assert!(checked > 1000, "only {checked} skills in the corpus");
     }
