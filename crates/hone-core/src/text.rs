@@ -92,9 +92,9 @@ impl LineIndex {
             .map_or(self.breaks, |&b| b as usize)
             + memchr::memchr_iter(b'\n', &text.as_bytes()[(block * BLOCK).min(offset)..offset])
                 .count();
-        let start = self
-            .line_start(text, line as u32 + 1)
-            .expect("the line holding an offset exists");
+        // The line starts after the last break before `offset`: found
+        // backwards, over the line alone rather than its block again.
+        let start = memchr::memrchr(b'\n', &text.as_bytes()[..offset]).map_or(0, |at| at + 1);
         (offset, line, start)
     }
 

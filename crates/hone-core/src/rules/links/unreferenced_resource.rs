@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::rules::{Checker, Rule};
 
@@ -37,35 +37,31 @@ const MIN_MENTIONED_NAME: usize = 4;
 
 pub(super) fn check(checker: &mut Checker, read_texts: &[String]) {
     let skill = checker.skill;
+    let linked: FxHashSet<&str> = skill
+        .links
+        .iter()
+        .filter_map(|l| l.resolved.as_deref())
+        .collect();
+    // A linked file is referenced, and needs no search.
     let candidates: Vec<&str> = skill
         .resources
         .iter()
         .map(|r| r.path.as_str())
-        .filter(|path| !is_exempt(path))
+        .filter(|path| !is_exempt(path) && !linked.contains(path))
         .collect();
     if candidates.is_empty() {
         return;
     }
-    let mentioned = Mentions::find(skill.body(), read_texts, &candidates);
+    let mut mentioned = Mentions::new(skill.body(), read_texts, &candidates);
     // Unreferenced files grouped by their top-level file or folder.
     let mut groups: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for path in candidates {
-        if mentioned.contains(path)
-            || skill
-                .links
-                .iter()
-                .any(|l| l.resolved.as_deref() == Some(path))
-        {
-            continue;
-        }
-        let file_name = path.rsplit('/').next().unwrap_or(path);
-        if file_name.len() >= MIN_MENTIONED_NAME && mentioned.contains(file_name) {
-            continue;
-        }
+        // A folder's mention covers every file in it: asked first, as the
+        // answer for `scripts/` serves all of them.
         let in_mentioned_dir = path
             .match_indices('/')
-            .any(|(i, _)| mentioned.contains(&path[..=i]) || linked_dir(skill, &path[..i]));
-        if in_mentioned_dir {
+            .any(|(i, _)| linked.contains(&path[..i]) || mentioned.contains(&path[..=i]));
+        if in_mentioned_dir || mentioned.contains(own_needle(path)) {
             continue;
         }
         let top = path.split('/').next().unwrap_or(path);
@@ -88,45 +84,58 @@ pub(super) fn check(checker: &mut Checker, read_texts: &[String]) {
     }
 }
 
-/// Which of a skill's resource paths, file names and folder prefixes occur in
-/// its texts, found in one pass over each text: a skill may hold thousands of
-/// files, and searching the body once per name is quadratic.
-struct Mentions<'a>(FxHashSet<&'a str>);
+/// What mentions the file at `path` by itself: its file name, or its whole
+/// path when the name is too short to count alone. (A mentioned path
+/// mentions its file name too.)
+fn own_needle(path: &str) -> &str {
+    let file_name = path.rsplit('/').next().unwrap_or(path);
+    if file_name.len() >= MIN_MENTIONED_NAME {
+        file_name
+    } else {
+        path
+    }
+}
 
-/// Up to this many names are searched for one by one: a SIMD substring
-/// search per name over a skill's few kilobytes of text is cheaper than
-/// building an automaton (measured on the corpus, where 52 skills hold more
-/// than 16 files and two hold over a thousand).
+/// Which of a skill's file names, paths and folder prefixes occur in its
+/// texts (the body and the markdown files it links).
+enum Mentions<'t> {
+    /// Found as asked, each needle searched for once: most skills hold a few
+    /// files, and most of their names are settled by a folder's answer.
+    Asked {
+        texts: Vec<&'t str>,
+        answers: FxHashMap<&'t str, bool>,
+    },
+    /// Found ahead in one pass over each text: a skill may hold thousands
+    /// of files, and searching its texts once per name is quadratic.
+    Found(FxHashSet<&'t str>),
+}
+
+/// Up to this many needles are searched for one by one, as asked: a SIMD
+/// substring search per name over a skill's few kilobytes of text is
+/// cheaper than building an automaton (measured on the corpus, where 52
+/// skills hold more than 16 files and two hold over a thousand).
 const FEW_NEEDLES: usize = 96;
 
-impl<'a> Mentions<'a> {
-    fn find(body: &str, others: &[String], paths: &[&'a str]) -> Mentions<'a> {
-        let mut needles: Vec<&'a str> = Vec::new();
+impl<'t> Mentions<'t> {
+    fn new(body: &'t str, others: &'t [String], paths: &[&'t str]) -> Mentions<'t> {
+        let texts: Vec<&'t str> = std::iter::once(body)
+            .chain(others.iter().map(String::as_str))
+            .collect();
+        let mut needles: Vec<&'t str> = Vec::new();
         let mut seen = FxHashSet::default();
         for path in paths {
-            let file_name = path.rsplit('/').next().unwrap_or(path);
             let dirs = path.match_indices('/').map(|(i, _)| &path[..=i]);
-            // A mentioned path mentions its file name too, so the path itself is
-            // only a needle when the name is too short to count on its own.
-            let named = file_name.len() >= MIN_MENTIONED_NAME;
-            let own = if named { file_name } else { *path };
-            for needle in std::iter::once(own).chain(dirs) {
+            for needle in std::iter::once(own_needle(path)).chain(dirs) {
                 if seen.insert(needle) {
                     needles.push(needle);
                 }
             }
         }
-        let texts = || std::iter::once(body).chain(others.iter().map(String::as_str));
         if needles.len() <= FEW_NEEDLES {
-            let found = needles
-                .into_iter()
-                .filter(|needle| {
-                    texts().any(|text| {
-                        memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some()
-                    })
-                })
-                .collect();
-            return Mentions(found);
+            return Mentions::Asked {
+                texts,
+                answers: FxHashMap::default(),
+            };
         }
         // A DFA searches faster but takes far longer to build than one
         // skill's few kilobytes of text take to scan.
@@ -134,10 +143,10 @@ impl<'a> Mentions<'a> {
             .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
             .build(&needles);
         let Ok(automaton) = automaton else {
-            return Mentions(FxHashSet::default());
+            return Mentions::Found(FxHashSet::default());
         };
         let mut found = FxHashSet::default();
-        for text in texts() {
+        for text in texts {
             for hit in automaton.find_overlapping_iter(text) {
                 found.insert(needles[hit.pattern().as_usize()]);
             }
@@ -145,20 +154,20 @@ impl<'a> Mentions<'a> {
                 break;
             }
         }
-        Mentions(found)
+        Mentions::Found(found)
     }
 
-    fn contains(&self, needle: &str) -> bool {
-        self.0.contains(needle)
+    fn contains(&mut self, needle: &'t str) -> bool {
+        match self {
+            Mentions::Found(found) => found.contains(needle),
+            Mentions::Asked { texts, answers } => *answers.entry(needle).or_insert_with(|| {
+                let finder = memchr::memmem::Finder::new(needle);
+                texts
+                    .iter()
+                    .any(|text| finder.find(text.as_bytes()).is_some())
+            }),
+        }
     }
-}
-
-/// Whether the body links to the folder `dir` itself.
-fn linked_dir(skill: &crate::skill::Skill, dir: &str) -> bool {
-    skill
-        .links
-        .iter()
-        .any(|l| l.resolved.as_deref() == Some(dir))
 }
 
 #[cfg(test)]
@@ -187,6 +196,20 @@ mod tests {
         assert!(messages[1].contains("`x.c`"));
         let body = "Read data/, run scripts/a.c, scripts/build.sh and x.c.\n";
         assert!(findings_with_files(Rule::UnreferencedResource, body, &files).is_empty());
+    }
+
+    #[test]
+    fn linked_files_and_folders_are_referenced() {
+        let files = [
+            ("references/a.md", "A"),
+            ("data/x.csv", ""),
+            ("notes.txt", ""),
+        ];
+        let body = "See [a](references/a.md) and [the data](data).\n";
+        let found = findings_with_files(Rule::UnreferencedResource, body, &files);
+        let messages: Vec<_> = found.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(messages[0].contains("`notes.txt`"));
     }
 
     #[test]
