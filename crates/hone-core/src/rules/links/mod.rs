@@ -81,7 +81,7 @@ pub(super) fn check(checker: &mut Checker) {
         }
     }
     if checker.enabled(Rule::UnreferencedResource) {
-        unreferenced_resource::check(checker, &read_texts);
+        unreferenced_resource::check(checker, &read_texts, &linked);
     }
 }
 

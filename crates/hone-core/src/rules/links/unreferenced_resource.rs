@@ -35,13 +35,9 @@ fn is_exempt(path: &str) -> bool {
 /// File names shorter than this (`a.py`) count as mentioned only by their path.
 const MIN_MENTIONED_NAME: usize = 4;
 
-pub(super) fn check(checker: &mut Checker, read_texts: &[String]) {
+/// `linked` holds the paths `SKILL.md` links to, resolved.
+pub(super) fn check(checker: &mut Checker, read_texts: &[String], linked: &FxHashSet<&str>) {
     let skill = checker.skill;
-    let linked: FxHashSet<&str> = skill
-        .links
-        .iter()
-        .filter_map(|l| l.resolved.as_deref())
-        .collect();
     // A linked file is referenced, and needs no search.
     let candidates: Vec<&str> = skill
         .resources
