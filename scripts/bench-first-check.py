@@ -10,6 +10,8 @@ of the whole process:
     (its validation alone);
   - `hone check --target all --no-cache LIBRARY`: Hone's first run, every rule, no cache of any kind;
   - `hone check --target all LIBRARY`: a second run, answers from the user's cache.
+Each Hone run is also given as a ratio to the peer's whole run of the same round (the median ratio,
+with a bootstrap 95% interval).
 With PAUSE=SECONDS in the environment, the machine idles that long before each command. A user's first
 check seldom follows another command by a fraction of a second, and on a virtual machine that hands idle
 memory back to its host (free page reporting, after about two seconds) a command run right after another
@@ -18,6 +20,7 @@ Timing assertions belong nowhere else: this prints figures, it passes or fails n
 """
 
 import os
+import random
 import resource
 import statistics
 import subprocess
@@ -60,6 +63,25 @@ def measure(rounds: int, commands: dict[str, list[str]], pause: float) -> None:
             f"{label:32} {statistics.median(walls):6.1f} {quartile(.25):3.0f}-{quartile(.75):<3.0f}"
             f" {statistics.median(r[1] for r in rows):8.1f} {statistics.median(r[2] for r in rows):9.1f}"
         )
+    labels = list(runs)
+    baseline = labels[0]
+    for label in labels[2:]:
+        low, middle, high = paired_ratio(runs[label], runs[baseline])
+        print(f"{label} / {baseline}, wall, paired by round: {middle:.2f}x (95% CI {low:.2f}-{high:.2f})")
+
+
+def paired_ratio(rows: list, baseline: list) -> tuple[float, float, float]:
+    """The median of the per-round ratios of wall times, with a bootstrap 95% interval.
+
+    A round's two runs share the machine's state of that moment, so their ratio varies less than
+    either time does from one hour to the next; the interval says whether "no slower" is settled.
+    """
+    ratios = [run[0] / base[0] for run, base in zip(rows, baseline)]
+    draw = random.Random(0)
+    medians = sorted(
+        statistics.median(draw.choices(ratios, k=len(ratios))) for _ in range(2000)
+    )
+    return medians[50], statistics.median(ratios), medians[1949]
 
 
 def main() -> None:
