@@ -28,6 +28,9 @@ import sys
 import time
 from pathlib import Path
 
+# One run of a command: wall ms, CPU ms (user and system), peak RSS in MiB.
+Run = tuple[float, float, float]
+
 
 def peer(library: str, listed: str | None) -> None:
     """The peer's run: validate every skill folder (found here, or read from `listed`)."""
@@ -41,8 +44,10 @@ def peer(library: str, listed: str | None) -> None:
     print(f"{len(folders)} skills, {failing} failing")
 
 
-def measure(rounds: int, commands: dict[str, list[str]], pause: float) -> None:
-    runs: dict[str, list[tuple[float, float, float]]] = {label: [] for label in commands}
+def measure(
+    rounds: int, commands: dict[str, list[str]], pause: float, baseline: str, compared: list[str]
+) -> None:
+    runs: dict[str, list[Run]] = {label: [] for label in commands}
     for _ in range(rounds):
         for label, command in commands.items():
             time.sleep(pause)
@@ -63,25 +68,22 @@ def measure(rounds: int, commands: dict[str, list[str]], pause: float) -> None:
             f"{label:32} {statistics.median(walls):6.1f} {quartile(.25):3.0f}-{quartile(.75):<3.0f}"
             f" {statistics.median(r[1] for r in rows):8.1f} {statistics.median(r[2] for r in rows):9.1f}"
         )
-    labels = list(runs)
-    baseline = labels[0]
-    for label in labels[2:]:
+    for label in compared:
         low, middle, high = paired_ratio(runs[label], runs[baseline])
         print(f"{label} / {baseline}, wall, paired by round: {middle:.2f}x (95% CI {low:.2f}-{high:.2f})")
 
 
-def paired_ratio(rows: list, baseline: list) -> tuple[float, float, float]:
+def paired_ratio(rows: list[Run], baseline: list[Run]) -> tuple[float, float, float]:
     """The median of the per-round ratios of wall times, with a bootstrap 95% interval.
 
     A round's two runs share the machine's state of that moment, so their ratio varies less than
     either time does from one hour to the next; the interval says whether "no slower" is settled.
     """
+    draws = 2000
     ratios = [run[0] / base[0] for run, base in zip(rows, baseline)]
-    draw = random.Random(0)
-    medians = sorted(
-        statistics.median(draw.choices(ratios, k=len(ratios))) for _ in range(2000)
-    )
-    return medians[50], statistics.median(ratios), medians[1949]
+    pick = random.Random(0)
+    medians = sorted(statistics.median(pick.choices(ratios, k=len(ratios))) for _ in range(draws))
+    return medians[int(0.025 * draws)], statistics.median(ratios), medians[int(0.975 * draws) - 1]
 
 
 def main() -> None:
@@ -92,15 +94,19 @@ def main() -> None:
     listed = Path(os.environ.get("TMPDIR", "/tmp")) / "hone-bench-skill-folders.txt"
     listed.write_text("\n".join(d for d, _, files in os.walk(library) if "SKILL.md" in files) + "\n")
     this = str(Path(__file__).resolve())
+    peer_whole = "skills-ref-rs (finds, validates)"
+    first, second = "hone check, first run", "hone check, second run"
     measure(
         rounds,
         {
-            "skills-ref-rs (finds, validates)": [peer_python, this, "--peer", library],
+            peer_whole: [peer_python, this, "--peer", library],
             "skills-ref-rs (validates)": [peer_python, this, "--peer", library, str(listed)],
-            "hone check, first run": [hone, "check", "--target", "all", "--no-cache", library],
-            "hone check, second run": [hone, "check", "--target", "all", library],
+            first: [hone, "check", "--target", "all", "--no-cache", library],
+            second: [hone, "check", "--target", "all", library],
         },
         float(os.environ.get("PAUSE", "0")),
+        baseline=peer_whole,
+        compared=[first, second],
     )
 
 
