@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::document::{FrontmatterBlock, SkillDocument};
+use crate::text::line_start_at;
 use crate::yaml::{self, Node, Value};
 
 /// A value the form can give a key.
@@ -90,10 +91,10 @@ pub fn set_field(text: &str, key: &str, value: &FieldValue) -> Result<String, Ed
     };
 
     let (key_node, old_value) = &entries[index];
-    let start = line_start(text, key_node.span.start);
+    let start = line_start_at(text, key_node.span.start);
     let end = match entries.get(index + 1) {
         Some((next_key, _)) => {
-            keep_trailing_comments(text, start, line_start(text, next_key.span.start))
+            keep_trailing_comments(text, start, line_start_at(text, next_key.span.start))
         }
         None => keep_trailing_comments(text, start, yaml_range.end),
     };
@@ -364,10 +365,6 @@ fn wrap(
     lines
 }
 
-fn line_start(text: &str, offset: usize) -> usize {
-    text[..offset].rfind('\n').map_or(0, |i| i + 1)
-}
-
 fn line_end_after(text: &str, offset: usize) -> usize {
     text[offset..]
         .find('\n')
@@ -378,7 +375,7 @@ fn line_end_after(text: &str, offset: usize) -> usize {
 /// the next key: they introduce what follows rather than end this entry.
 fn keep_trailing_comments(text: &str, start: usize, mut end: usize) -> usize {
     while end > start {
-        let previous = line_start(text, end - 1);
+        let previous = line_start_at(text, end - 1);
         if previous <= start {
             break;
         }

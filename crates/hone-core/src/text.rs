@@ -21,6 +21,12 @@ pub struct LineIndex {
 /// The bytes of a block of a [`LineIndex`].
 const BLOCK: usize = 4096;
 
+/// Where the line holding byte `offset` of `text` starts: after the last
+/// line break before it.
+pub(crate) fn line_start_at(text: &str, offset: usize) -> usize {
+    memchr::memrchr(b'\n', &text.as_bytes()[..offset]).map_or(0, |at| at + 1)
+}
+
 impl LineIndex {
     pub fn new(text: &str) -> Self {
         let mut breaks_before = Vec::with_capacity(text.len().div_ceil(BLOCK));
@@ -92,10 +98,8 @@ impl LineIndex {
             .map_or(self.breaks, |&b| b as usize)
             + memchr::memchr_iter(b'\n', &text.as_bytes()[(block * BLOCK).min(offset)..offset])
                 .count();
-        // The line starts after the last break before `offset`: found
-        // backwards, over the line alone rather than its block again.
-        let start = memchr::memrchr(b'\n', &text.as_bytes()[..offset]).map_or(0, |at| at + 1);
-        (offset, line, start)
+        // Found backwards, over the line alone rather than its block again.
+        (offset, line, line_start_at(text, offset))
     }
 
     pub fn span(&self, text: &str, range: std::ops::Range<usize>) -> Span {
