@@ -33,6 +33,12 @@ pub(super) fn check(checker: &mut Checker) {
         .iter()
         .filter_map(|l| l.resolved.as_deref())
         .collect();
+    // HS405 and HS406 look into the linked files only for resources the body
+    // does not link: where it links every one, neither can report, and
+    // nothing is read.
+    let wants_text = (checker.enabled(Rule::NestedReference)
+        || checker.enabled(Rule::UnreferencedResource))
+        && resources.iter().any(|r| !linked.contains(r));
     // The markdown files read, each once however often the body links it.
     let mut read_paths: Vec<&str> = Vec::new();
     let mut read_texts: Vec<String> = Vec::new();
@@ -63,8 +69,6 @@ pub(super) fn check(checker: &mut Checker) {
                 .help("fix the path (relative to the skill folder) or add the file");
             continue;
         }
-        let wants_text =
-            checker.enabled(Rule::NestedReference) || checker.enabled(Rule::UnreferencedResource);
         if wants_text && is_markdown(path) && resources.contains(path) {
             let read = match read_paths.iter().position(|&p| p == path) {
                 Some(read) => read,
