@@ -5,7 +5,8 @@
 //! one level deep; files nothing points to are dead weight.
 //!
 //! Only the markdown files `SKILL.md` links to are read (for their own
-//! links), so the cost is a few small reads per skill. One loop over
+//! links), and only in a skill with a resource the body does not link, so
+//! the cost is a few small reads per such skill. One loop over
 //! `SKILL.md`'s links here reports HS403 and HS404 and reads the files that
 //! HS405 and HS406, each checked in its own module, look into.
 
