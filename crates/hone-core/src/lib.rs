@@ -25,6 +25,7 @@
 pub mod agent;
 pub mod catalog;
 pub mod check_cache;
+pub mod clients;
 #[cfg(test)]
 mod corpus_files;
 pub mod diagnostic;
