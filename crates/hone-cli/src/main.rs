@@ -46,6 +46,8 @@ enum Command {
     Unpack(cmd::unpack::Args),
     /// Serve a library to agents over MCP (stdio, or Streamable HTTP with --http).
     Serve(cmd::serve::Args),
+    /// List the agent clients installed here; run one offline to see what it shows its model.
+    Clients(cmd::clients::Args),
 }
 
 fn main() -> ExitCode {
@@ -73,6 +75,7 @@ fn main() -> ExitCode {
         Command::Pack(args) => cmd::pack::run(args),
         Command::Unpack(args) => cmd::unpack::run(args),
         Command::Serve(args) => cmd::serve::run(args),
+        Command::Clients(args) => cmd::clients::run(args),
     };
     match result {
         Ok(code) => code,

@@ -2,6 +2,7 @@
 
 pub(crate) mod agent;
 pub mod check;
+pub mod clients;
 pub mod eval;
 pub mod model;
 pub mod pack;

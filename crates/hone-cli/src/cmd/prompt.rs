@@ -14,13 +14,25 @@ claude-code: one `- name: description` line per skill, each cut at skillListingM
 (1,536), within the listing budget (skillListingBudgetFraction of the context window, 1%, or \
 SLASH_COMMAND_TOOL_CHAR_BUDGET), after skillOverrides, as read from ~/.claude/settings.json and the \
 library's .claude/settings.json. Over budget, Claude Code drops the least recently used skills' \
-descriptions; the block shown drops them from the end, and stderr names every skill at risk.")]
+descriptions; the block shown drops them from the end, and stderr names every skill at risk.
+
+With --client, LIBRARY is the one folder the client would be started in: Hone finds the project's \
+and the user's skill folders as that client does, reads its settings files and environment \
+variables, and prints the listing the client gives the model (--format text), or the prediction \
+as JSON (--format json), built-in skills included.")]
 pub struct Args {
     /// Libraries, skill folders or SKILL.md files, highest priority first.
     #[arg(value_name = "LIBRARY", required = true)]
     paths: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value = "agentskills")]
-    format: Format,
+    /// agentskills or claude-code (the library's block); text or json with --client.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Predict what this client shows its model when started in LIBRARY.
+    #[arg(long, value_parser = super::clients::parse_client, value_name = "CLIENT")]
+    client: Option<hone_core::clients::Client>,
+    /// The model, with --client (default: the client's own default model).
+    #[arg(long, requires = "client")]
+    model: Option<String>,
     /// Context window for the Claude Code listing budget: 200k, 1m, or a number of tokens.
     #[arg(long, value_name = "TOKENS", default_value = "200k", value_parser = catalog::parse_context_window)]
     context_window: u64,
@@ -30,9 +42,14 @@ pub struct Args {
 enum Format {
     Agentskills,
     ClaudeCode,
+    Text,
+    Json,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(client) = args.client {
+        return client_prompt(&args, client);
+    }
     let library = Library::open(&args.paths, &Filters::default())?;
     for problem in &library.problems {
         eprintln!(
@@ -42,7 +59,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let skills: Vec<_> = library.skills.iter().collect();
-    match args.format {
+    match args.format.unwrap_or(Format::Agentskills) {
+        Format::Text | Format::Json => {
+            anyhow::bail!(
+                "--format text and json go with --client; without it, agentskills or claude-code"
+            )
+        }
         Format::Agentskills => println!("{}", catalog::agentskills_prompt(&skills)),
         Format::ClaudeCode => {
             let settings = super::tokens::listing_settings(&args.paths, args.context_window);
@@ -70,6 +92,41 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if !budget.listing.is_empty() {
                 println!("{}", budget.listing);
             }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn client_prompt(args: &Args, client: hone_core::clients::Client) -> anyhow::Result<ExitCode> {
+    use hone_core::clients::{self, Environment};
+    let [dir] = args.paths.as_slice() else {
+        anyhow::bail!("with --client, give the one folder the client would be started in");
+    };
+    if !dir.is_dir() {
+        anyhow::bail!("{} is not a folder", dir.display());
+    }
+    let env = Environment::current();
+    let Some(prediction) = clients::predict(client, dir, &env, args.model.as_deref()) else {
+        anyhow::bail!("Hone does not model {} yet", client.display_name());
+    };
+    match args.format.unwrap_or(Format::Text) {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&prediction)?),
+        Format::Text => {
+            println!("{}", prediction.listing);
+            for left in &prediction.left_out {
+                eprintln!("hone: note: left out {}: {}", left.path, left.reason);
+            }
+            if let Some(budget) = &prediction.budget
+                && budget.over_budget
+            {
+                eprintln!(
+                    "hone: note: over the {}-character budget of {}: {} descriptions shown as bare names",
+                    budget.budget_chars, prediction.model, budget.bare
+                );
+            }
+        }
+        Format::Agentskills | Format::ClaudeCode => {
+            anyhow::bail!("with --client, --format is text or json")
         }
     }
     Ok(ExitCode::SUCCESS)

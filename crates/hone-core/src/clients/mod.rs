@@ -7,12 +7,24 @@
 //! offline against a loopback stand-in of their provider), so each fact here
 //! names the client version it was seen in.
 
+pub mod capture;
+pub mod claude_code;
+pub mod codex;
+pub mod copilot;
+mod frontmatter;
+pub mod gemini;
+pub mod opencode;
+pub mod prediction;
+pub mod standin;
+
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+
+pub use prediction::{Budget, Entry, Environment, LeftOut, Prediction};
 
 /// A client that discovers skills and lists them to its model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum Client {
@@ -64,6 +76,14 @@ impl Client {
         }
     }
 
+    /// Whether the client lists skills in a fixed order. Gemini CLI lists
+    /// each folder in the order its asynchronous file walk returns them
+    /// (mostly descending by path, not always), so only its set of entries
+    /// and their texts can be predicted.
+    pub const fn listing_order_is_stable(self) -> bool {
+        !matches!(self, Client::Gemini)
+    }
+
     pub fn parse(name: &str) -> Option<Client> {
         Client::ALL
             .into_iter()
@@ -105,6 +125,92 @@ impl Client {
     pub fn install_folder(self, scope: Scope, base: &Path, name: &str) -> PathBuf {
         base.join(self.skill_folders(scope)[0]).join(name)
     }
+}
+
+/// What `client` shows `model` (its default model when `None`) when
+/// started in `dir` with `env`'s home and variables. `None` for a client
+/// Hone does not model yet.
+pub fn predict(
+    client: Client,
+    dir: &Path,
+    env: &Environment,
+    model: Option<&str>,
+) -> Option<Prediction> {
+    match client {
+        Client::ClaudeCode => Some(claude_code::predict(dir, env, model)),
+        Client::Codex => codex::predict(dir, env, model),
+        Client::Gemini => Some(gemini::predict(dir, env, model)),
+        Client::Opencode => Some(opencode::predict(dir, env, model)),
+        Client::Copilot => copilot::predict(dir, env, model),
+    }
+}
+
+/// The client version Hone's profile of `client` was read from, if it has one.
+pub fn modelled_version(client: Client) -> Option<&'static str> {
+    match client {
+        Client::ClaudeCode => Some(claude_code::VERSION),
+        Client::Codex => codex::MODELLED.then_some(codex::VERSION),
+        Client::Gemini => Some(gemini::VERSION),
+        Client::Opencode => Some(opencode::VERSION),
+        Client::Copilot => copilot::MODELLED.then_some(copilot::VERSION),
+    }
+}
+
+/// The entries of a listing `client` sent, each as the model reads it: XML
+/// listings by their `<skill>` elements, line listings by their `- ` lines
+/// (a line that does not start so continues the entry above).
+pub fn split_listing(client: Client, listing: &str) -> Vec<String> {
+    const OPEN: &str = "<available_skills>\n";
+    if let Some(start) = listing.find(OPEN) {
+        let body = &listing[start + OPEN.len()..];
+        let body = body
+            .rsplit_once("\n</available_skills>")
+            .map_or(body, |(b, _)| b);
+        let mut entries: Vec<String> = Vec::new();
+        let mut open = false;
+        for line in body.split('\n') {
+            if !open && line.starts_with("Additional skills available") {
+                entries.extend(copilot::overflow_names(line));
+                continue;
+            }
+            if !open && line.trim() == "<skill>" || entries.is_empty() {
+                entries.push(line.to_string());
+            } else if let Some(last) = entries.last_mut() {
+                last.push('\n');
+                last.push_str(line);
+            }
+            open = line.trim() != "</skill>";
+        }
+        return entries;
+    }
+    let (start, end) = match client {
+        Client::Codex => (
+            listing
+                .find("### Available skills\n")
+                .map(|at| at + "### Available skills\n".len()),
+            ["\n### ", "\n</skills_instructions>"]
+                .iter()
+                .filter_map(|marker| listing.find(marker))
+                .filter(|&at| {
+                    listing
+                        .find("### Available skills\n")
+                        .is_none_or(|s| at > s)
+                })
+                .min(),
+        ),
+        _ => (listing.find("\n\n").map(|at| at + 2), None),
+    };
+    let body = &listing[start.unwrap_or(0)..end.unwrap_or(listing.len())];
+    let mut entries: Vec<String> = Vec::new();
+    for line in body.split('\n') {
+        if line.starts_with("- ") || entries.is_empty() {
+            entries.push(line.to_string());
+        } else if let Some(last) = entries.last_mut() {
+            last.push('\n');
+            last.push_str(line);
+        }
+    }
+    entries
 }
 
 impl std::fmt::Display for Client {

@@ -1,0 +1,451 @@
+//! Runs a real, installed client offline and reads what it shows its model.
+//!
+//! The client is started headless in a scratch project with a scratch
+//! `$HOME`, its provider pointed at a [`StandIn`] on the loopback address,
+//! and no environment but what it needs. Where the OS allows it, the run
+//! happens in a network namespace of its own that has only loopback
+//! (`unshare -n`), so nothing can leave the machine whatever the client
+//! tries: the stand-in then has to live inside that namespace too, so the
+//! caller re-executes itself there ([`Isolation::Namespace`]) and the inner
+//! process runs [`run_here`]. The first request that carries the skill
+//! listing is kept; the text is cut out of it per client.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::standin::{Recorded, StandIn};
+use super::{Client, claude_code};
+
+/// An installed client: how to start it, and its version.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Installed {
+    pub client: Client,
+    pub version: String,
+    /// The program and the arguments that come before the client's own.
+    pub command: Vec<PathBuf>,
+}
+
+/// Where Hone's set-up installs the clients: `$HONE_CLIENTS_DIR`, else
+/// `$XDG_CACHE_HOME/hone/clients`, else `~/.cache/hone/clients`.
+pub fn clients_dir(env: &super::Environment) -> PathBuf {
+    if let Some(dir) = env.var("HONE_CLIENTS_DIR") {
+        return PathBuf::from(dir);
+    }
+    env.var("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| env.home.join(".cache"))
+        .join("hone/clients")
+}
+
+/// The npm package of each client and the file that starts it, relative to
+/// `node_modules`.
+fn package(client: Client) -> (&'static str, &'static str) {
+    match client {
+        Client::ClaudeCode => (
+            "@anthropic-ai/claude-code",
+            "@anthropic-ai/claude-code-linux-x64/claude",
+        ),
+        Client::Codex => (
+            "@openai/codex",
+            "@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
+        ),
+        Client::Gemini => ("@google/gemini-cli", "@google/gemini-cli/bundle/gemini.js"),
+        Client::Opencode => ("opencode-ai", "opencode-linux-x64/bin/opencode"),
+        Client::Copilot => ("@github/copilot", "@github/copilot-linux-x64/copilot"),
+    }
+}
+
+/// The client as Hone's set-up installed it, if it is there.
+pub fn find_installed(client: Client, env: &super::Environment) -> Option<Installed> {
+    let modules = clients_dir(env).join(client.as_str()).join("node_modules");
+    let (name, start) = package(client);
+    let program = modules.join(start);
+    if !program.is_file() {
+        return None;
+    }
+    let manifest = std::fs::read_to_string(modules.join(name).join("package.json")).ok()?;
+    let version = serde_json::from_str::<Value>(&manifest)
+        .ok()?
+        .get("version")?
+        .as_str()?
+        .to_string();
+    let command = if start.ends_with(".js") {
+        vec![PathBuf::from("node"), program]
+    } else {
+        vec![program]
+    };
+    Some(Installed {
+        client,
+        version,
+        command,
+    })
+}
+
+/// Everything one run needs, so that it can be handed to a process inside a
+/// network namespace as one JSON file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Plan {
+    pub installed: Installed,
+    /// The scratch project the client is started in.
+    pub project: PathBuf,
+    /// The scratch home.
+    pub home: PathBuf,
+    pub model: Option<String>,
+    /// Variables passed on beside the ones the run sets (for example
+    /// `SLASH_COMMAND_TOOL_CHAR_BUDGET`).
+    pub vars: Vec<(String, String)>,
+    pub timeout_secs: u64,
+}
+
+/// What a run saw.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Captured {
+    pub requests: Vec<Recorded>,
+    /// The listing as the model got it, when a request carried one.
+    pub listing: Option<String>,
+    /// The client's exit status, or why it did not finish.
+    pub status: String,
+    pub stderr_tail: String,
+    pub seconds: f64,
+    /// Whether the run had a network namespace with loopback only.
+    pub isolated: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CaptureError {
+    #[error("cannot start the loopback stand-in: {0}")]
+    StandIn(std::io::Error),
+    #[error("cannot prepare the scratch folders: {0}")]
+    Scratch(std::io::Error),
+    #[error("cannot start {program}: {error}")]
+    Spawn {
+        program: String,
+        error: std::io::Error,
+    },
+    #[error("the isolated run failed: {0}")]
+    Isolated(String),
+}
+
+/// How the run is kept off the network.
+pub enum Isolation {
+    /// A network namespace with loopback only: `reexec` is this program and
+    /// the arguments that make it call [`run_here`] on a plan file (given
+    /// last).
+    Namespace { reexec: Vec<OsString> },
+    /// No namespace (the OS does not allow one): the client could reach the
+    /// network, though it is pointed at the stand-in.
+    None,
+}
+
+/// Runs the plan, in a namespace of its own where `isolation` asks for one
+/// and the OS allows it.
+pub fn run(plan: &Plan, isolation: &Isolation) -> Result<Captured, CaptureError> {
+    let Isolation::Namespace { reexec } = isolation else {
+        return run_here(plan, false);
+    };
+    if !namespaces_available() {
+        return run_here(plan, false);
+    }
+    let scratch = tempfile::tempdir().map_err(CaptureError::Scratch)?;
+    let plan_file = scratch.path().join("plan.json");
+    let out_file = scratch.path().join("captured.json");
+    std::fs::write(&plan_file, serde_json::to_vec(plan).unwrap_or_default())
+        .map_err(CaptureError::Scratch)?;
+    let mut command = Command::new("unshare");
+    if !is_root() {
+        // A user namespace maps us to root inside, which a network namespace needs.
+        command.arg("--map-root-user");
+    }
+    command
+        .arg("--net")
+        .arg("--")
+        .args(reexec)
+        .arg(&plan_file)
+        .arg(&out_file)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let output = command.output().map_err(|error| CaptureError::Spawn {
+        program: "unshare".into(),
+        error,
+    })?;
+    let captured = std::fs::read(&out_file)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<Captured>(&bytes).ok());
+    match captured {
+        Some(captured) => Ok(captured),
+        None => Err(CaptureError::Isolated(format!(
+            "{}: {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        ))),
+    }
+}
+
+/// Whether `unshare --net` works here (root, or unprivileged user
+/// namespaces).
+pub fn namespaces_available() -> bool {
+    let mut command = Command::new("unshare");
+    if !is_root() {
+        command.arg("--map-root-user");
+    }
+    command
+        .args(["--net", "--", "true"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
+}
+
+fn is_root() -> bool {
+    #[cfg(unix)]
+    {
+        rustix::process::geteuid().is_root()
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
+}
+
+/// Inside a fresh network namespace, loopback starts down.
+fn bring_up_loopback() {
+    let _ = Command::new("ip")
+        .args(["link", "set", "lo", "up"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+}
+
+/// Runs the plan in this process's network (inside the namespace when called
+/// by the re-executed process).
+pub fn run_here(plan: &Plan, isolated: bool) -> Result<Captured, CaptureError> {
+    if isolated {
+        bring_up_loopback();
+    }
+    let standin = StandIn::start().map_err(CaptureError::StandIn)?;
+    let base = format!("http://127.0.0.1:{}", standin.port);
+    let (args, vars) = client_invocation(plan, &base).map_err(CaptureError::Scratch)?;
+    let (program, leading) = plan
+        .installed
+        .command
+        .split_first()
+        .expect("an installed client has a program");
+    let mut command = Command::new(program);
+    command
+        .args(leading)
+        .args(&args)
+        .current_dir(&plan.project)
+        .env_clear()
+        .env("HOME", &plan.home)
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("XDG_CONFIG_HOME", plan.home.join(".config"))
+        .env("XDG_DATA_HOME", plan.home.join(".local/share"))
+        .env("XDG_CACHE_HOME", plan.home.join(".cache"))
+        .env("XDG_STATE_HOME", plan.home.join(".local/state"))
+        .env("PWD", &plan.project)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    for (name, value) in vars.iter().chain(&plan.vars) {
+        command.env(name, value);
+    }
+    let started = Instant::now();
+    let mut child = command.spawn().map_err(|error| CaptureError::Spawn {
+        program: program.display().to_string(),
+        error,
+    })?;
+    let stderr = child.stderr.take();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(mut stderr) = stderr {
+            let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
+        }
+        text
+    });
+    let deadline = Duration::from_secs(plan.timeout_secs.max(1));
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status.to_string(),
+            Ok(None) if started.elapsed() > deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break format!("stopped after {} s", plan.timeout_secs);
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
+            Err(err) => break format!("lost: {err}"),
+        }
+    };
+    let stderr = reader.join().unwrap_or_default();
+    let tail: String = {
+        let chars: Vec<char> = stderr.chars().collect();
+        chars[chars.len().saturating_sub(2000)..].iter().collect()
+    };
+    let requests = standin.recorded();
+    let listing = extract_listing(plan.installed.client, &requests);
+    Ok(Captured {
+        requests,
+        listing,
+        status,
+        stderr_tail: tail,
+        seconds: started.elapsed().as_secs_f64(),
+        isolated,
+    })
+}
+
+/// A client's arguments and the variables it is started with.
+type Invocation = (Vec<String>, Vec<(String, String)>);
+
+/// The arguments and variables that start the client headless against the
+/// stand-in at `base`, writing whatever config file the client needs into
+/// the scratch home.
+fn client_invocation(plan: &Plan, base: &str) -> std::io::Result<Invocation> {
+    let mut args: Vec<String> = Vec::new();
+    let mut vars: Vec<(String, String)> = Vec::new();
+    let mut var = |name: &str, value: &str| vars.push((name.to_string(), value.to_string()));
+    match plan.installed.client {
+        Client::ClaudeCode => {
+            args.extend(
+                ["-p", "hello", "--output-format", "stream-json", "--verbose"].map(String::from),
+            );
+            if let Some(model) = &plan.model {
+                args.extend(["--model".to_string(), model.clone()]);
+            }
+            var("ANTHROPIC_BASE_URL", base);
+            var("ANTHROPIC_API_KEY", "sk-hone-loopback");
+            var("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+            var("DISABLE_TELEMETRY", "1");
+            var("DISABLE_AUTOUPDATER", "1");
+        }
+        Client::Codex => {
+            let codex_home = plan.home.join(".codex");
+            std::fs::create_dir_all(&codex_home)?;
+            let model = plan.model.as_deref().unwrap_or(super::codex::DEFAULT_MODEL);
+            let config = format!(
+                "model_provider = \"hone\"\nmodel = \"{model}\"\n[model_providers.hone]\nname = \"hone\"\nbase_url = \"{base}/v1\"\nwire_api = \"responses\"\nenv_key = \"HONE_LOOPBACK_KEY\"\n[analytics]\nenabled = false\n"
+            );
+            write_if_absent(&codex_home.join("config.toml"), &config)?;
+            args.extend(["exec", "--skip-git-repo-check", "hello"].map(String::from));
+            var("CODEX_HOME", &codex_home.display().to_string());
+            var("HONE_LOOPBACK_KEY", "sk-hone-loopback");
+        }
+        Client::Gemini => {
+            let settings = r#"{"security":{"auth":{"selectedType":"gemini-api-key"},"folderTrust":{"enabled":false}},"general":{"enableAutoUpdate":false,"enableAutoUpdateNotification":false,"disableAutoUpdate":true,"disableUpdateNag":true},"telemetry":{"enabled":false},"privacy":{"usageStatisticsEnabled":false},"ui":{"hideTips":true}}"#;
+            std::fs::create_dir_all(plan.home.join(".gemini"))?;
+            write_if_absent(&plan.home.join(".gemini/settings.json"), settings)?;
+            args.extend(["-p", "hello", "--output-format", "json"].map(String::from));
+            if let Some(model) = &plan.model {
+                args.extend(["-m".to_string(), model.clone()]);
+            }
+            var("GEMINI_API_KEY", "hone-loopback");
+            var("GOOGLE_GEMINI_BASE_URL", base);
+            var("GEMINI_CLI_TRUST_WORKSPACE", "true");
+        }
+        Client::Opencode => {
+            let model = plan.model.as_deref().unwrap_or("hone-loopback");
+            let config = serde_json::json!({
+                "$schema": "https://opencode.ai/config.json",
+                "provider": {"hone": {"npm": "@ai-sdk/openai-compatible", "name": "hone",
+                    "options": {"baseURL": format!("{base}/v1"), "apiKey": "sk-hone-loopback"},
+                    "models": {model: {"name": model}}}},
+                "model": format!("hone/{model}"),
+                "small_model": format!("hone/{model}"),
+                "autoupdate": false,
+                "share": "disabled"
+            });
+            let dir = plan.home.join(".config/opencode");
+            std::fs::create_dir_all(&dir)?;
+            write_if_absent(&dir.join("opencode.json"), &config.to_string())?;
+            args.extend(["run", "hello"].map(String::from));
+            var("OPENCODE_DISABLE_MODELS_FETCH", "1");
+            var("OPENCODE_DISABLE_AUTOUPDATE", "1");
+        }
+        Client::Copilot => {
+            args.extend(
+                [
+                    "-p",
+                    "hello",
+                    "--output-format",
+                    "json",
+                    "--no-auto-update",
+                    "--disable-client-telemetry",
+                ]
+                .map(String::from),
+            );
+            var("COPILOT_OFFLINE", "true");
+            var("COPILOT_PROVIDER_BASE_URL", &format!("{base}/v1"));
+            var("COPILOT_PROVIDER_API_KEY", "sk-hone-loopback");
+            var(
+                "COPILOT_MODEL",
+                plan.model
+                    .as_deref()
+                    .unwrap_or(super::copilot::DEFAULT_MODEL),
+            );
+            var("COPILOT_AUTO_UPDATE", "false");
+            var("COPILOT_ALLOW_ALL", "true");
+        }
+    }
+    Ok((args, vars))
+}
+
+/// The listing text the client sent, cut out of its requests.
+pub fn extract_listing(client: Client, requests: &[Recorded]) -> Option<String> {
+    requests.iter().find_map(|request| match client {
+        Client::ClaudeCode => claude_code::listing_in_request(&request.body),
+        Client::Codex => super::codex::listing_in_request(&request.body),
+        Client::Gemini => super::gemini::listing_in_request(&request.body),
+        Client::Opencode => super::opencode::listing_in_request(&request.body),
+        Client::Copilot => super::copilot::listing_in_request(&request.body),
+    })
+}
+
+/// A config file the scratch home may already hold (a test can plant one).
+fn write_if_absent(path: &Path, text: &str) -> std::io::Result<()> {
+    if path.exists() {
+        return Ok(());
+    }
+    std::fs::write(path, text)
+}
+
+/// Every string in `value`, depth first (the texts of a request's messages).
+pub(crate) fn texts(value: &Value) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::String(s) => out.push(s.as_str()),
+            Value::Array(items) => stack.extend(items.iter().rev()),
+            Value::Object(map) => stack.extend(map.values().rev()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Copies `from` into `to`, following links (a skill folder may be one).
+pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    for entry in walkdir::WalkDir::new(from).follow_links(true) {
+        let entry = entry.map_err(std::io::Error::other)?;
+        let relative = entry
+            .path()
+            .strip_prefix(from)
+            .map_err(std::io::Error::other)?;
+        let target = to.join(relative);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target)?;
+        } else {
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,640 @@
+//! Claude Code's skill listing, as version 2.1.328 builds it.
+//!
+//! Every rule here was read off the real client: its requests to a loopback
+//! stand-in of the Anthropic API, on planted libraries (the real-client
+//! suite in `crates/hone-cli/tests/clients_real.rs` holds each to the client
+//! byte for byte). In short:
+//!
+//! - **Folders.** `~/.claude/skills/<folder>/SKILL.md` first, then
+//!   `.claude/skills/<folder>/SKILL.md` in the working folder and each folder
+//!   above it up to the git root (never `$HOME` itself), one level deep,
+//!   folders in code-unit order, hidden ones included. A name seen
+//!   earlier wins, so a user skill hides a project skill of the same name.
+//!   `synced` and `anthropic-skills` are reserved; a folder without a
+//!   `SKILL.md` (a lowercase `skill.md` included) is not a skill.
+//! - **Names.** A skill is called by its folder's name; a frontmatter `name`
+//!   that differs is shown as an alias in brackets when it is a plain word.
+//! - **Descriptions.** A string is trimmed, a number or boolean is written
+//!   out, anything else (a list, a map, unparsable YAML) is dropped; a missing
+//!   or empty one becomes the body's first non-blank line (a heading's marks
+//!   stripped, cut at 100 characters). `when_to_use` follows after ` - `.
+//!   Runs of control characters (line breaks, tabs) become one space, `<`
+//!   and `>` are escaped, and the whole is cut at `skillListingMaxDescChars`
+//!   (1,536) UTF-16 units with `…`.
+//! - **Budget.** `SLASH_COMMAND_TOOL_CHAR_BUDGET`, else the model's context
+//!   window × its characters per token (4 for models up to the 4.6
+//!   generation, 3 after) × `skillListingBudgetFraction` (0.01). The
+//!   client's own skills always keep their descriptions; the author's keep
+//!   theirs greedily, most used first (`skillUsage` in `~/.claude.json`),
+//!   and the rest are shown as bare names.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use serde::Deserialize;
+
+use super::Client;
+use super::prediction::{Budget, Entry, Environment, LeftOut, Prediction, shown_path};
+use crate::catalog::{ListingSettings, SkillOverride};
+use crate::skill::Skill;
+
+pub const VERSION: &str = "2.1.328";
+
+/// The model Claude Code uses when none is chosen.
+pub const DEFAULT_MODEL: &str = "claude-opus-5-5";
+
+/// The listing's header, as the model reads it.
+const HEADER: &str = "The following skills are available for use with the Skill tool:\n\n";
+
+/// Folders Claude Code keeps for skills it syncs itself.
+const RESERVED_FOLDERS: [&str; 2] = ["synced", "anthropic-skills"];
+
+/// Models whose budget counts 4 characters a token; later ones count 3.
+const FOUR_CHARS_PER_TOKEN: [&str; 14] = [
+    "claude-3-opus",
+    "claude-3-sonnet",
+    "claude-3-haiku",
+    "claude-3-5-sonnet",
+    "claude-3-5-haiku",
+    "claude-3-7-sonnet",
+    "claude-opus-4-0",
+    "claude-opus-4-1",
+    "claude-opus-4-5",
+    "claude-opus-4-6",
+    "claude-sonnet-4-0",
+    "claude-sonnet-4-5",
+    "claude-sonnet-4-6",
+    "claude-haiku-4-5",
+];
+
+/// The heading-stripped first body line is cut at this many characters.
+const BODY_LINE_LIMIT: usize = 100;
+
+/// One of Claude Code's own skills, as the installed version lists it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Builtin {
+    pub name: String,
+    pub description: String,
+    /// Whether its description may be dropped over budget like the
+    /// author's (the client's bundled skills always keep theirs; this one is
+    /// not bundled).
+    #[serde(default)]
+    pub budgeted: bool,
+}
+
+#[derive(Deserialize)]
+struct BuiltinFile {
+    skills: Vec<Builtin>,
+}
+
+/// The client's own skills at [`VERSION`], captured from the real client.
+pub fn builtins() -> &'static [Builtin] {
+    static BUILTINS: LazyLock<Vec<Builtin>> = LazyLock::new(|| {
+        let file: BuiltinFile =
+            serde_json::from_str(include_str!("builtins/claude-code-2.1.328.json"))
+                .expect("the bundled built-in list is valid JSON");
+        file.skills
+    });
+    &BUILTINS
+}
+
+/// The model's context window and characters per token, as the client
+/// counts them.
+pub fn model_window(model: &str) -> (u64, u32) {
+    let base = model.strip_suffix("[1m]").unwrap_or(model);
+    let family = base
+        .split('@')
+        .next()
+        .unwrap_or(base)
+        .trim_end_matches(|c: char| c.is_ascii_digit() || c == '-')
+        .replace(['.', '_'], "-");
+    // A date suffix (claude-sonnet-4-5-20250929) is stripped with the digits;
+    // put back what identifies the model.
+    let known = FOUR_CHARS_PER_TOKEN
+        .iter()
+        .find(|m| base.replace(['.', '_'], "-").starts_with(*m));
+    let chars_per_token = if known.is_some() { 4 } else { 3 };
+    let one_million = model.ends_with("[1m]") || (known.is_none() && family.starts_with("claude-"));
+    let window = if one_million { 1_000_000 } else { 200_000 };
+    (window, chars_per_token)
+}
+
+/// A skill folder found, before it is read.
+struct Found {
+    folder: String,
+    skill_md: PathBuf,
+}
+
+/// The skill folders under `skills_dir`, one level deep, in the order the
+/// client reads them, and the folders it passes over.
+fn scan(skills_dir: &Path, left_out: &mut Vec<LeftOut>) -> Vec<Found> {
+    let Ok(read) = std::fs::read_dir(skills_dir) else {
+        return Vec::new();
+    };
+    let mut folders: Vec<(String, PathBuf)> = read
+        .filter_map(Result::ok)
+        .filter(|entry| entry.path().is_dir())
+        .map(|entry| {
+            (
+                entry.file_name().to_string_lossy().into_owned(),
+                entry.path(),
+            )
+        })
+        .collect();
+    // JavaScript sorts strings by UTF-16 code units.
+    folders.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+    let mut found = Vec::new();
+    for (folder, path) in folders {
+        let skill_md = path.join("SKILL.md");
+        if RESERVED_FOLDERS.contains(&folder.as_str()) {
+            left_out.push(LeftOut {
+                path: shown_path(&path),
+                reason: format!("`{folder}` is a folder Claude Code keeps for skills it syncs"),
+            });
+        } else if skill_md.is_file() {
+            found.push(Found { folder, skill_md });
+        } else if path.join("skill.md").is_file() {
+            left_out.push(LeftOut {
+                path: shown_path(&path.join("skill.md")),
+                reason: "the file must be named SKILL.md (upper case)".into(),
+            });
+        } else {
+            left_out.push(LeftOut {
+                path: shown_path(&path),
+                reason: "no SKILL.md in this folder (nested folders are not read)".into(),
+            });
+        }
+    }
+    found
+}
+
+/// The project's skill folders: the working folder's and each above it, up
+/// to the git root, nearest first; never the home folder's.
+fn project_skill_dirs(dir: &Path, home: &Path) -> Vec<PathBuf> {
+    let start = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let home = home.canonicalize().unwrap_or_else(|_| home.to_path_buf());
+    let mut dirs = Vec::new();
+    for ancestor in start.ancestors() {
+        if ancestor == home {
+            break;
+        }
+        dirs.push(ancestor.join(".claude/skills"));
+        if ancestor.join(".git").exists() {
+            break;
+        }
+    }
+    dirs
+}
+
+/// The user's Claude folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+fn user_dir(env: &Environment) -> PathBuf {
+    env.var("CLAUDE_CONFIG_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| env.home.join(".claude"))
+}
+
+/// A skill as the client holds it for the listing.
+struct Listed {
+    name: String,
+    alias: Option<String>,
+    description: String,
+    path: PathBuf,
+}
+
+/// The frontmatter as the client reads it, and the body: YAML that does not
+/// load is read again with `: ` values quoted (the client quotes values it
+/// would lose), then given up on (no metadata). An unclosed frontmatter is
+/// all body.
+fn read_frontmatter(text: &str) -> (serde_json::Map<String, serde_json::Value>, &str) {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let Some((yaml_text, body)) = super::frontmatter::split(text) else {
+        return (serde_json::Map::new(), text);
+    };
+    let last_wins = |yaml: &str| -> Option<serde_json::Map<String, serde_json::Value>> {
+        let node = crate::yaml::parse(yaml, 0).ok()?;
+        let mut map = serde_json::Map::new();
+        for (key, value) in node.as_map().unwrap_or_default() {
+            map.insert(key.key_string(), value.to_json());
+        }
+        Some(map)
+    };
+    let map = last_wins(yaml_text)
+        .or_else(|| last_wins(&super::frontmatter::quote_lossy_values(yaml_text)))
+        .unwrap_or_default();
+    (map, body)
+}
+
+/// The description the client lists for `skill`, before the cut.
+fn listing_description(skill: &Skill) -> String {
+    let (map, body) = read_frontmatter(skill.text());
+    let field = |key: &str| -> Option<String> {
+        let value = map.get(key)?.clone();
+        match value {
+            serde_json::Value::String(s) => Some(s.trim().to_string()).filter(|s| !s.is_empty()),
+            serde_json::Value::Number(n) => Some(n.to_string()),
+            serde_json::Value::Bool(b) => Some(b.to_string()),
+            _ => None,
+        }
+    };
+    let description = field("description").unwrap_or_else(|| first_body_line(body));
+    let description = one_line(&description);
+    match field("when_to_use") {
+        Some(when) => format!("{description} - {}", one_line(&when)),
+        None => description,
+    }
+}
+
+/// The body's first non-blank line, a heading's marks stripped, cut at 100
+/// characters.
+fn first_body_line(body: &str) -> String {
+    let Some(line) = body
+        .split('\n')
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+    else {
+        return "Skill".to_string();
+    };
+    let heading = line
+        .strip_prefix('#')
+        .map(|rest| rest.trim_start_matches('#'))
+        .filter(|rest| rest.starts_with(char::is_whitespace))
+        .map(str::trim_start)
+        .filter(|rest| !rest.is_empty());
+    let line = heading.unwrap_or(line);
+    if line.encode_utf16().count() > BODY_LINE_LIMIT {
+        format!("{}...", utf16_prefix(line, BODY_LINE_LIMIT - 3))
+    } else {
+        line.to_string()
+    }
+}
+
+/// Runs of control characters (line breaks, tabs) become one space; `<`
+/// and `>` are escaped.
+fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_run = false;
+    for c in text.chars() {
+        if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
+            if !in_run {
+                out.push(' ');
+            }
+            in_run = true;
+            continue;
+        }
+        in_run = false;
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The longest prefix of `text` of at most `units` UTF-16 code units.
+fn utf16_prefix(text: &str, units: usize) -> &str {
+    let mut count = 0;
+    for (at, c) in text.char_indices() {
+        count += c.len_utf16();
+        if count > units {
+            return &text[..at];
+        }
+    }
+    text
+}
+
+/// `text` cut as the client cuts a description: past `limit` UTF-16 units,
+/// `limit - 1` units and `…`.
+fn cut(text: &str, limit: usize) -> String {
+    if text.encode_utf16().count() > limit {
+        format!("{}…", utf16_prefix(text, limit.saturating_sub(1)))
+    } else {
+        text.to_string()
+    }
+}
+
+/// Whether a frontmatter name may be shown as an alias: letters, marks,
+/// digits, `_`, `:`, `.` and `-`, at most 256 units.
+fn plain_alias(name: &str) -> bool {
+    name.encode_utf16().count() <= 256
+        && !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.' | '-') || is_mark(c))
+}
+
+fn is_mark(c: char) -> bool {
+    use unicode_normalization::char::is_combining_mark;
+    is_combining_mark(c)
+}
+
+/// How wide the client counts a string for its budget: terminal columns.
+fn width(text: &str) -> u64 {
+    unicode_width::UnicodeWidthStr::width(text) as u64
+}
+
+/// How much each skill has been used (`skillUsage` in `~/.claude.json`),
+/// decayed by a half-life of a week, as the client ranks them over budget.
+fn usage_scores(env: &Environment, now_ms: f64) -> std::collections::HashMap<String, f64> {
+    let path = env
+        .var("CLAUDE_CONFIG_DIR")
+        .map(|dir| PathBuf::from(dir).join(".claude.json"))
+        .unwrap_or_else(|| env.home.join(".claude.json"));
+    let Some(usage) = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .and_then(|json| json.get("skillUsage").cloned())
+    else {
+        return Default::default();
+    };
+    let Some(map) = usage.as_object() else {
+        return Default::default();
+    };
+    map.iter()
+        .filter_map(|(name, entry)| {
+            let count = entry.get("usageCount")?.as_f64()?;
+            let last = entry.get("lastUsedAt")?.as_f64()?;
+            let days = (now_ms - last) / 86_400_000.0;
+            Some((name.clone(), count * 0.5f64.powf(days / 7.0).max(0.1)))
+        })
+        .collect()
+}
+
+/// Predicts the listing Claude Code gives `model` when started in `dir`.
+pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Prediction {
+    let model = model
+        .map(str::to_string)
+        .or_else(|| env.var("ANTHROPIC_MODEL").map(str::to_string))
+        .unwrap_or_else(|| DEFAULT_MODEL.to_string());
+    let user = user_dir(env);
+    let project_dirs = project_skill_dirs(dir, &env.home);
+    let mut left_out = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut listed: Vec<Listed> = Vec::new();
+
+    let mut settings = ListingSettings::load(
+        0,
+        &[dir.to_path_buf()],
+        Some(user.as_path()),
+        env.var("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
+    );
+    let (window, chars_per_token) = model_window(&model);
+    settings.context_window_tokens = window;
+
+    let groups = std::iter::once(user.join("skills")).chain(project_dirs);
+    for skills_dir in groups {
+        for found in scan(&skills_dir, &mut left_out) {
+            let shown = shown_path(&found.skill_md);
+            if !seen.insert(found.folder.clone()) {
+                left_out.push(LeftOut {
+                    path: shown,
+                    reason: format!(
+                        "a skill named `{}` was found first (user skills come before project skills)",
+                        found.folder
+                    ),
+                });
+                continue;
+            }
+            let skill = match Skill::load(found.skill_md.parent().unwrap_or(&found.skill_md)) {
+                Ok(skill) => skill,
+                Err(err) => {
+                    left_out.push(LeftOut {
+                        path: shown,
+                        reason: format!("cannot be read: {err}"),
+                    });
+                    continue;
+                }
+            };
+            if skill.meta.disable_model_invocation == Some(true) {
+                left_out.push(LeftOut {
+                    path: shown,
+                    reason: "disable-model-invocation: only the user can invoke it".into(),
+                });
+                continue;
+            }
+            match settings.overrides.get(&found.folder) {
+                Some(SkillOverride::Off) => {
+                    left_out.push(LeftOut {
+                        path: shown,
+                        reason: "skillOverrides: off".into(),
+                    });
+                    continue;
+                }
+                Some(SkillOverride::UserInvocableOnly) => {
+                    left_out.push(LeftOut {
+                        path: shown,
+                        reason: "skillOverrides: user-invocable-only".into(),
+                    });
+                    continue;
+                }
+                _ => {}
+            }
+            let alias = skill
+                .meta
+                .name
+                .clone()
+                .filter(|name| *name != found.folder && plain_alias(name));
+            listed.push(Listed {
+                name: found.folder,
+                alias,
+                description: listing_description(&skill),
+                path: found.skill_md,
+            });
+        }
+    }
+
+    // An alias is shown only where it calls this skill and no other.
+    let names: HashSet<&str> = listed.iter().map(|l| l.name.as_str()).collect();
+    // `- label` is what an entry shrinks to over budget.
+    let mut bare_texts: Vec<String> = Vec::with_capacity(listed.len());
+    let mut entries: Vec<Entry> = Vec::with_capacity(listed.len() + builtins().len());
+    for skill in &listed {
+        let alias = skill
+            .alias
+            .as_deref()
+            .filter(|alias| !names.contains(alias) && !skill.name.ends_with(&format!(":{alias}")));
+        let label = match alias {
+            Some(alias) => format!("{} ({alias})", skill.name),
+            None => skill.name.clone(),
+        };
+        let name_only = settings.overrides.get(&skill.name) == Some(&SkillOverride::NameOnly);
+        let description = if name_only {
+            String::new()
+        } else {
+            cut(&skill.description, settings.max_desc_chars)
+        };
+        let text = if name_only {
+            format!("- {}", skill.name)
+        } else {
+            format!("- {label}: {description}")
+        };
+        bare_texts.push(if name_only {
+            text.clone()
+        } else {
+            format!("- {label}")
+        });
+        entries.push(Entry {
+            text,
+            name: skill.name.clone(),
+            description,
+            path: shown_path(&skill.path),
+            bare: name_only,
+            builtin: false,
+        });
+    }
+    let authored = entries.len();
+    for builtin in builtins() {
+        let description = cut(&builtin.description, settings.max_desc_chars);
+        bare_texts.push(format!("- {}", builtin.name));
+        entries.push(Entry {
+            text: format!("- {}: {description}", builtin.name),
+            name: builtin.name.clone(),
+            description,
+            path: String::new(),
+            bare: false,
+            builtin: true,
+        });
+    }
+
+    let (budget_chars, source) = match settings.char_budget {
+        Some(chars) => (chars as u64, "env"),
+        None => (
+            ((window as f64 * chars_per_token as f64 * settings.budget_fraction) + 1e-6)
+                .floor()
+                .max(1.0) as u64,
+            "fraction",
+        ),
+    };
+    let full_chars: u64 = entries.iter().map(|e| width(&e.text)).sum::<u64>()
+        + entries.len().saturating_sub(1) as u64;
+    let mut bare = 0;
+    if full_chars > budget_chars {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as f64)
+            .unwrap_or(0.0);
+        let scores = usage_scores(env, now);
+        let fixed_set: Vec<bool> = (0..entries.len())
+            .map(|i| entries[i].bare || i >= authored && !builtins()[i - authored].budgeted)
+            .collect();
+        let fixed = |i: usize| fixed_set[i];
+        let floor: u64 = (0..entries.len())
+            .map(|i| {
+                if fixed(i) {
+                    width(&entries[i].text)
+                } else {
+                    width(&bare_texts[i])
+                }
+            })
+            .sum::<u64>()
+            + entries.len().saturating_sub(1) as u64;
+        let mut room = budget_chars as i64 - floor as i64;
+        let mut order: Vec<usize> = (0..entries.len()).filter(|&i| !fixed(i)).collect();
+        let score = |i: usize| scores.get(&entries[i].name).copied().unwrap_or(0.0);
+        order.sort_by(|&a, &b| score(b).total_cmp(&score(a)));
+        let mut keep = vec![false; entries.len()];
+        for i in order {
+            let extra = width(&entries[i].text) as i64 - width(&bare_texts[i]) as i64;
+            if extra <= room {
+                keep[i] = true;
+                room -= extra;
+            }
+        }
+        for i in 0..entries.len() {
+            if !fixed(i) && !keep[i] {
+                entries[i].text = bare_texts[i].clone();
+                entries[i].description.clear();
+                entries[i].bare = true;
+                bare += 1;
+            }
+        }
+    }
+    let body: Vec<&str> = entries.iter().map(|e| e.text.as_str()).collect();
+    let listing = format!("{HEADER}{}", body.join("\n"));
+    let placement = if FOUR_CHARS_PER_TOKEN.iter().any(|m| model.starts_with(m)) {
+        "a <system-reminder> in the first user message"
+    } else {
+        "a system message after the environment section"
+    };
+    Prediction {
+        client: Client::ClaudeCode,
+        client_version: VERSION,
+        model,
+        placement: placement.to_string(),
+        budget: Some(Budget {
+            context_window_tokens: window,
+            bytes_per_token: chars_per_token,
+            fraction: settings.budget_fraction,
+            budget_chars,
+            source,
+            full_chars,
+            over_budget: full_chars > budget_chars,
+            bare,
+        }),
+        entries,
+        left_out,
+        listing,
+    }
+}
+
+/// The listing in one of the client's requests: from its header to the end
+/// of its last entry (the next blank line, or the end of the text).
+pub fn listing_in_request(body: &serde_json::Value) -> Option<String> {
+    super::capture::texts(body).into_iter().find_map(|text| {
+        let start = text.find(HEADER)?;
+        let rest = &text[start..];
+        let end = rest[HEADER.len()..]
+            .find("\n\n")
+            .map(|at| at + HEADER.len())
+            .unwrap_or(rest.len());
+        let listing = &rest[..end];
+        Some(
+            listing
+                .strip_suffix("\n</system-reminder>")
+                .unwrap_or(listing)
+                .to_string(),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_runs_become_one_space_and_angles_are_escaped() {
+        assert_eq!(one_line("a\n\nb\tc  d"), "a b c  d");
+        assert_eq!(one_line("<b>&</b>"), "&lt;b&gt;&&lt;/b&gt;");
+    }
+
+    #[test]
+    fn the_body_line_drops_heading_marks_and_is_cut_at_100() {
+        assert_eq!(first_body_line("\n## Heading two\nsecond"), "Heading two");
+        assert_eq!(first_body_line("#hashtag"), "#hashtag");
+        let long = "x".repeat(120);
+        assert_eq!(first_body_line(&long), format!("{}...", "x".repeat(97)));
+    }
+
+    #[test]
+    fn descriptions_are_cut_in_utf16_units() {
+        assert_eq!(cut("abcdef", 4), "abc…");
+        assert_eq!(cut("abcd", 4), "abcd");
+        assert_eq!(cut("🎉🎉🎉", 4), "🎉…");
+    }
+
+    #[test]
+    fn models_differ_in_window_and_chars_per_token() {
+        assert_eq!(model_window("claude-opus-5-5"), (1_000_000, 3));
+        assert_eq!(model_window("claude-sonnet-4-5"), (200_000, 4));
+        assert_eq!(model_window("claude-sonnet-4-5-20250929"), (200_000, 4));
+        assert_eq!(model_window("claude-sonnet-4-5[1m]"), (1_000_000, 4));
+    }
+
+    #[test]
+    fn the_builtins_are_the_thirteen_captured() {
+        assert_eq!(builtins().len(), 13);
+        assert!(builtins().iter().all(|b| !b.description.is_empty()));
+        assert_eq!(builtins().iter().filter(|b| b.budgeted).count(), 1);
+    }
+}
