@@ -213,7 +213,7 @@ const SUSPICIOUS_TLDS: &[&str] = &[
 pub(crate) fn host_of(url: &str) -> Option<String> {
     let rest = url.split_once("://")?.1;
     let authority = rest
-        .split(|c: char| matches!(c, '/' | '?' | '#' | '"' | '\'' | ' ' | ')' | '`' | '>'))
+        .split(['/', '?', '#', '"', '\'', ' ', ')', '`', '>'])
         .next()?;
     let host = authority.rsplit('@').next()?;
     let host = if host.starts_with('[') {

@@ -470,7 +470,7 @@ pub fn scan_skill(
         let lines = LineIndex::new(&file.text);
         let hash = content_hash(&file.text);
         let mut hits = hits;
-        hits.sort_by(|a, b| (a.range.start, a.rule).cmp(&(b.range.start, b.rule)));
+        hits.sort_by_key(|a| (a.range.start, a.rule));
         // One finding per rule and line: the strongest.
         hits.dedup_by(|later, kept| {
             let same = kept.rule == later.rule

@@ -92,7 +92,7 @@ fn decode_hex(text: &str) -> Option<Vec<u8>> {
 fn as_text(bytes: &[u8]) -> Option<String> {
     let text = String::from_utf8(bytes.to_vec()).ok().or_else(|| {
         // PowerShell's -EncodedCommand is UTF-16LE.
-        (bytes.len() % 2 == 0 && bytes.iter().skip(1).step_by(2).all(|&b| b == 0))
+        (bytes.len().is_multiple_of(2) && bytes.iter().skip(1).step_by(2).all(|&b| b == 0))
             .then(|| bytes.iter().step_by(2).map(|&b| b as char).collect())
     })?;
     let printable = text
