@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The security scan side by side with Cisco's skill scanner (static analyzers only, no LLM, no
 # cloud), on the labelled set and on the shared corpus: wall time and peak memory of each, and
-# each tool's verdicts as JSON under $out for the comparison (scripts/bench-security-compare.py).
+# each tool's report as JSON under $out (OUT=…, default /tmp/hone-security-bench) to compare.
 #   scripts/bench-security.sh [CORPUS]      (default: ../shared/corpus)
 # Needs target/debug/hone (cargo build -p hone-cli) and the peer in the user's cache
 # (scripts/install-cisco-skill-scanner.sh). Nothing in the scanned skills is run by either tool.
@@ -31,4 +31,4 @@ if [ -d "$corpus" ]; then
   timed hone-corpus "$hone" scan "$corpus" --format json
   timed cisco-corpus "$peer" scan-all "$corpus" --recursive --format json
 fi
-python3 scripts/bench-security-compare.py "$out"
+echo "reports in $out"

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use super::{is_teaching, pattern, statements};
 use crate::rules::Rule;
 use crate::security::hosts::{Reputation, worst_url};
+use crate::security::lex::Lang;
 use crate::security::markdown::Markdown;
 use crate::security::{Code, Confidence, Hit, Threat};
 
@@ -45,8 +46,15 @@ pattern!(
     r"(~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|expanduser\(\s*['\x22]~|homedir\(\)|Path\.home\(\))?[/\\'\x22, ]*\.ssh[/\\]+(id_[A-Za-z0-9_]+|identity|\*)([^.\w]|$)|\.ssh/?['\x22]?\s*$|\bid_(rsa|ed25519|ecdsa|dsa)([^.\w]|$)|\.aws[/\\]+credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.docker[/\\]+config\.json|\.kube[/\\]+config|\.gnupg\b|\.git-credentials|\.config[/\\]+gh[/\\]+hosts|application_default_credentials|\bLogin Data\b|\bCookies\b[/\\'\x22]|Local State\b|\.mozilla[/\\]+firefox|Google[/\\]+Chrome|BraveSoftware|Library[/\\]+Keychains|\bsecurity\s+(find|dump)-(generic|internet)-password|\bdump-keychain\b|/etc/shadow\b|wallet\.dat|\.bash_history|\.zsh_history|\.claude[/\\]+\.credentials|\.codex[/\\]+auth\.json|(^|[\s'\x22/(=])\.env(\.local|\.production)?\b"
 );
 pattern!(
-    ENV_DUMP,
-    r"(^|[\s;|&(`$])(env|printenv|set)\s*($|[|>;)`]|\s+\|)|/proc/(self|\d+)/environ|\bos\.environ\b\s*($|[,)}\]]|\.copy\(\)|\.items\(\))|dict\(\s*os\.environ\s*\)|json\.dumps\(\s*(dict\(\s*)?os\.environ|JSON\.stringify\(\s*process\.env\s*\)|Object\.(entries|keys|values)\(\s*process\.env\s*\)|Get-ChildItem\s+env:|\bgci\s+env:|\bls\s+env:|\[Environment\]::GetEnvironmentVariables\(\)"
+    ENV_DUMP_SHELL,
+    r"(^|[\s;|&(`])(env|printenv)\s*($|[|>;)`]|\s+\|)|/proc/(self|\d+)/environ|Get-ChildItem\s+env:|\bgci\s+env:|\bls\s+env:|\[Environment\]::GetEnvironmentVariables\(\)"
+);
+// In Python and JavaScript the environment handed to a child process
+// (`env=os.environ.copy()`, `{...process.env}`) stays on the machine: only
+// serialising it counts.
+pattern!(
+    ENV_DUMP_CODE,
+    r"/proc/(self|\d+)/environ|dict\(\s*os\.environ\s*\)|json\.dumps\(\s*(dict\(\s*)?os\.environ|str\(\s*os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|Object\.(entries|keys|values)\(\s*process\.env\s*\)|Get-ChildItem\s+env:|\[Environment\]::GetEnvironmentVariables\(\)"
 );
 pattern!(
     SECRET_VAR,
@@ -101,11 +109,15 @@ impl Source {
     }
 }
 
-fn source_in(line: &str) -> Option<(Source, regex::Match<'_>)> {
+fn source_in(line: &str, lang: Lang) -> Option<(Source, regex::Match<'_>)> {
     if let Some(m) = CRED_FILE.find(line) {
         return Some((Source::CredentialFile, m));
     }
-    if let Some(m) = ENV_DUMP.find(line) {
+    let env_dump = match lang {
+        Lang::Python | Lang::JavaScript => &*ENV_DUMP_CODE,
+        Lang::Shell | Lang::PowerShell | Lang::Batch => &*ENV_DUMP_SHELL,
+    };
+    if let Some(m) = env_dump.find(line) {
         return Some((Source::Environment, m));
     }
     if let Some(m) = SECRET_VAR.find(line) {
@@ -134,7 +146,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
     // methods send what they are given.
     let mut sink_vars: Vec<String> = Vec::new();
     for (range, line) in &lines {
-        let direct = source_in(line);
+        let direct = source_in(line, code.lang);
         let via = tainted
             .iter()
             .filter(|(name, ..)| mentions(line, name))
@@ -167,7 +179,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
             if SINK.is_match(value) {
                 sink_vars.push(name.to_owned());
             }
-            let from = source_in(value)
+            let from = source_in(value, code.lang)
                 .map(|(s, m)| (s, m.as_str().to_owned()))
                 .or_else(|| {
                     tainted
