@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anstream::{eprintln, println};
 use hone_core::diagnostic::Severity;
 use hone_core::library_settings::{library_target, settings_root};
-use hone_core::pack::{self, ImportAction, ImportOptions, PackError, PlannedSkill};
+use hone_core::pack::{self, ImportAction, ImportOptions, PackError, PlannedSkill, well_known};
 use hone_core::rules::Target;
 
 use super::pack::print_findings;
@@ -18,7 +18,8 @@ Nothing is written unless the whole pack checks out: no path may escape the fold
 symlink, duplicate or non-UTF-8 name, no zip bomb, and every checksum must match the \
 manifest. Skills are extracted beside DIR first and moved into place at the end.")]
 pub struct Args {
-    /// The pack: a .zip or .skill file.
+    /// The pack: a .zip or .skill file, or a local `.well-known` skills index
+    /// (index.json, read with the files it lists beside it; nothing is fetched).
     #[arg(value_name = "PACK")]
     pack: PathBuf,
     /// The folder to put the skills in (created if missing).
@@ -49,6 +50,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         limits: Default::default(),
         force: args.force,
     };
+    let is_index = args
+        .pack
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if is_index && !args.dry_run {
+        return match well_known::import_index(&args.pack, &args.output, &options) {
+            Ok(reports) => {
+                if args.json {
+                    println!("{}", serde_json::to_string_pretty(&reports)?);
+                } else {
+                    for report in &reports {
+                        print_skills(&report.skills, false);
+                    }
+                }
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(err @ (PackError::Rejected(_) | PackError::WouldOverwrite { .. })) => {
+                eprintln!("hone: {err}");
+                Ok(ExitCode::from(1))
+            }
+            Err(err) => Err(err.into()),
+        };
+    }
+    if is_index {
+        anyhow::bail!("--dry-run reads packs; an index is checked whole when it is imported");
+    }
     if args.dry_run {
         let plan = pack::plan_import(&args.pack, &args.output, &options)?;
         if args.json {
