@@ -108,10 +108,7 @@ fn the_pre_commit_hook_fails_a_broken_skill_and_passes_a_fixed_one() {
     write(&repo.join("skills/pdf/SKILL.md"), BROKEN);
     write(&repo.join("README.md"), "sample\n");
     let bin_dir = Path::new(hone()).parent().unwrap().to_path_buf();
-    let path = format!(
-        "{}:/usr/local/bin:/usr/bin:/bin",
-        bin_dir.display()
-    );
+    let path = format!("{}:/usr/local/bin:/usr/bin:/bin", bin_dir.display());
     let run = |program: &Path, args: &[&str]| {
         Command::new(program)
             .args(args)
@@ -133,12 +130,18 @@ fn the_pre_commit_hook_fails_a_broken_skill_and_passes_a_fixed_one() {
     // try-repo runs the hooks of the checkout as they are, committed or not.
     let root = repo_root().canonicalize().unwrap();
     let root = root.to_str().unwrap();
-    let out = run(&pre_commit, &["try-repo", root, "hone-check", "--all-files"]);
+    let out = run(
+        &pre_commit,
+        &["try-repo", root, "hone-check", "--all-files"],
+    );
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("HS003"), "{}", text(&out));
 
     write(&repo.join("skills/pdf/SKILL.md"), GOOD);
     assert!(run(git, &["add", "."]).status.success());
-    let out = run(&pre_commit, &["try-repo", root, "hone-check", "--all-files"]);
+    let out = run(
+        &pre_commit,
+        &["try-repo", root, "hone-check", "--all-files"],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
 }

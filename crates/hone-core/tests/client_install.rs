@@ -55,7 +55,10 @@ fn each_client_gets_the_skill_where_it_reads_skills() {
             assert!(!folder.join("pdf/evals").exists(), "evals stay behind");
             // The client's own listing of that folder finds the skill.
             let mut problems = Vec::new();
-            assert_eq!(find_skill_dirs(&folder, &mut problems), [folder.join("pdf")]);
+            assert_eq!(
+                find_skill_dirs(&folder, &mut problems),
+                [folder.join("pdf")]
+            );
         }
     }
 }
@@ -77,20 +80,29 @@ fn a_different_installed_skill_is_kept_with_its_diff_unless_forced() {
     assert_eq!(kept.skills[0].action, InstallAction::Keep);
     assert_eq!(kept.skills[0].diff.changed, ["guide.md"]);
     assert_eq!(kept.skills[0].diff.removed, ["mine.md"]);
-    assert_eq!(fs::read_to_string(installed.join("mine.md")).unwrap(), "mine");
+    assert_eq!(
+        fs::read_to_string(installed.join("mine.md")).unwrap(),
+        "mine"
+    );
 
     let mut dry = options.clone();
     dry.force = true;
     dry.dry_run = true;
     let planned = install::install(std::slice::from_ref(&lib), &dry).unwrap();
     assert_eq!(planned.skills[0].action, InstallAction::Replace);
-    assert!(installed.join("mine.md").exists(), "a dry run writes nothing");
+    assert!(
+        installed.join("mine.md").exists(),
+        "a dry run writes nothing"
+    );
 
     let mut force = options.clone();
     force.force = true;
     install::install(std::slice::from_ref(&lib), &force).unwrap();
     assert!(!installed.join("mine.md").exists());
-    assert_eq!(fs::read_to_string(installed.join("guide.md")).unwrap(), "# Guide\n");
+    assert_eq!(
+        fs::read_to_string(installed.join("guide.md")).unwrap(),
+        "# Guide\n"
+    );
 }
 
 #[cfg(unix)]
@@ -131,7 +143,7 @@ fn a_pack_is_installed_through_the_safe_import() {
 #[test]
 fn uninstall_refuses_names_that_leave_the_folder() {
     let tmp = tempfile::tempdir().unwrap();
-    let err = install::uninstall(&["../x".into()], &options(Client::Copilot, tmp.path()))
-        .unwrap_err();
+    let err =
+        install::uninstall(&["../x".into()], &options(Client::Copilot, tmp.path())).unwrap_err();
     assert!(matches!(err, PackError::UnsafeSkillName { .. }), "{err}");
 }

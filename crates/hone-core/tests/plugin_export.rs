@@ -50,7 +50,10 @@ fn the_bundled_library_as_a_plugin_passes_the_real_validator() {
     let out = tmp.path().join("plugin");
     let report = plugin::export_plugin(&[bundled()], &out, &options()).unwrap();
     assert!(out.join(".claude-plugin/plugin.json").is_file());
-    assert!(out.join("README.md").is_file(), "the library's README is kept");
+    assert!(
+        out.join("README.md").is_file(),
+        "the library's README is kept"
+    );
     let (ok, validated) = clients::plugin_validate(&out);
     assert!(ok, "{:#?}", clients::validate_errors(&validated));
     let mut provided: Vec<String> = validated["provides"]["skills"]
@@ -83,7 +86,12 @@ fn a_marketplace_of_two_libraries_and_each_of_its_plugins_pass() {
     assert!(ok, "{:#?}", clients::validate_errors(&validated));
     for entry in &report.manifest.plugins {
         let (ok, validated) = clients::plugin_validate(&out.join(&entry.source));
-        assert!(ok, "{}: {:#?}", entry.name, clients::validate_errors(&validated));
+        assert!(
+            ok,
+            "{}: {:#?}",
+            entry.name,
+            clients::validate_errors(&validated)
+        );
     }
 }
 
@@ -130,8 +138,8 @@ fn what_the_validator_refuses_hone_reports_first_with_its_line() {
         let tmp = tempfile::tempdir().unwrap();
         let lib = library(tmp.path(), "refused", frontmatter);
         let out = tmp.path().join("plugin");
-        let err = plugin::export_plugin(std::slice::from_ref(&lib), &out, &options())
-            .expect_err(case);
+        let err =
+            plugin::export_plugin(std::slice::from_ref(&lib), &out, &options()).expect_err(case);
         let PackError::Blocked(skills) = err else {
             panic!("{case}: {err}");
         };
@@ -182,18 +190,18 @@ fn what_the_validator_accepts_hone_does_not_refuse() {
             .collect();
         assert!(refusals.is_empty(), "{frontmatter}: {refusals:#?}");
         let (ok, validated) = clients::plugin_validate(&out);
-        assert!(ok, "{frontmatter}: {:#?}", clients::validate_errors(&validated));
+        assert!(
+            ok,
+            "{frontmatter}: {:#?}",
+            clients::validate_errors(&validated)
+        );
     }
 }
 
 #[test]
 fn a_manifest_the_client_would_refuse_is_not_written_and_says_where() {
     let tmp = tempfile::tempdir().unwrap();
-    let lib = library(
-        tmp.path(),
-        "lib",
-        "name: hello\ndescription: Says hello.\n",
-    );
+    let lib = library(tmp.path(), "lib", "name: hello\ndescription: Says hello.\n");
     write(
         &lib.join("evals/hone-settings.json"),
         "{\n  \"package\": {\n    \"name\": \"my plugin\",\n    \"homepage\": \"not a url\"\n  }\n}\n",

@@ -114,7 +114,11 @@ fn outdated_tells_a_changed_source_from_an_edited_copy() {
 
     let fresh = install::outdated(&project, Target::Agentskills).unwrap();
     assert!(fresh.iter().all(|s| !s.source_changed), "{fresh:#?}");
-    assert!(fresh.iter().all(|s| s.installed.iter().all(|(_, _, d)| d.is_empty())));
+    assert!(
+        fresh
+            .iter()
+            .all(|s| s.installed.iter().all(|(_, _, d)| d.is_empty()))
+    );
 
     write(&lib.join("hello/B.md"), "b, revised");
     write(

@@ -57,7 +57,11 @@ fn an_index_lists_each_skill_with_its_digest_and_reads_back() {
     );
     let index = site.join(".well-known/agent-skills/index.json");
     let text = fs::read_to_string(&index).unwrap();
-    assert!(text.contains("\"$schema\": \"https://schemas.agentskills.io/discovery/0.2.0/schema.json\""));
+    assert!(
+        text.contains(
+            "\"$schema\": \"https://schemas.agentskills.io/discovery/0.2.0/schema.json\""
+        )
+    );
 
     // The same skills give the same bytes.
     let again = tmp.path().join("again");
@@ -70,10 +74,17 @@ fn an_index_lists_each_skill_with_its_digest_and_reads_back() {
     let out = tmp.path().join("out");
     well_known::import_index(&index, &out, &ImportOptions::default()).unwrap();
     assert!(out.join("hello/SKILL.md").is_file());
-    assert_eq!(fs::read_to_string(out.join("pdf/guide.md")).unwrap(), "# Guide\n");
+    assert_eq!(
+        fs::read_to_string(out.join("pdf/guide.md")).unwrap(),
+        "# Guide\n"
+    );
 
     // A file that changed after the index was written is refused whole.
-    fs::write(site.join(".well-known/agent-skills/pdf.zip"), b"PK tampered").unwrap();
+    fs::write(
+        site.join(".well-known/agent-skills/pdf.zip"),
+        b"PK tampered",
+    )
+    .unwrap();
     let fresh = tmp.path().join("fresh");
     let err = well_known::import_index(&index, &fresh, &ImportOptions::default()).unwrap_err();
     assert!(matches!(err, PackError::Rejected(_)), "{err}");

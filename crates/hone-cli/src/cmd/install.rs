@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anstream::println;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use hone_core::clients::{Client, Scope};
 use hone_core::diagnostic::Severity;
 use hone_core::library_settings::{library_target, settings_root};
@@ -68,9 +69,9 @@ enum ScopeArg {
     User,
 }
 
-fn client_parser() -> impl clap::builder::TypedValueParser<Value = Client> {
-    clap::builder::PossibleValuesParser::new(Client::ALL.map(Client::as_str))
-        .map(|name| Client::parse(&name).unwrap_or_else(|| unreachable!("a listed client")))
+fn client_parser() -> impl TypedValueParser<Value = Client> {
+    PossibleValuesParser::new(Client::ALL.map(Client::as_str))
+        .map(|name| Client::parse(&name).expect("a listed client"))
 }
 
 impl Place {
@@ -79,8 +80,9 @@ impl Place {
             ScopeArg::Project => (Scope::Project, self.project.clone()),
             ScopeArg::User => (
                 Scope::User,
-                std::env::home_dir()
-                    .ok_or_else(|| anyhow::anyhow!("no home folder for --scope user"))?,
+                std::env::var_os("HOME").map(PathBuf::from).ok_or_else(|| {
+                    anyhow::anyhow!("HOME is not set: no user folder for --scope user")
+                })?,
             ),
         };
         Ok(InstallOptions {
@@ -253,15 +255,28 @@ pub fn outdated(args: OutdatedArgs) -> anyhow::Result<ExitCode> {
         }
         for (client, folder, diff) in &skill.installed {
             if diff.is_empty() {
-                println!("{}: up to date in {} ({client})", skill.name, folder.display());
+                println!(
+                    "{}: up to date in {} ({client})",
+                    skill.name,
+                    folder.display()
+                );
             } else {
-                println!("{}: differs from its source in {} ({client})", skill.name, folder.display());
+                println!(
+                    "{}: differs from its source in {} ({client})",
+                    skill.name,
+                    folder.display()
+                );
                 print_diff(diff);
             }
         }
     }
     if report.is_empty() && !args.json {
-        println!("no skills in {}", args.project.join(hone_core::pack::lock::LOCK_FILE).display());
+        println!(
+            "no skills in {}",
+            args.project
+                .join(hone_core::pack::lock::LOCK_FILE)
+                .display()
+        );
     }
     Ok(if differs {
         ExitCode::from(1)

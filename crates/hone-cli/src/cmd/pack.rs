@@ -108,7 +108,9 @@ pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     if let Some(part) = args.bump {
         let root = settings_root(&args.paths)
             .filter(|p| !p.join("SKILL.md").is_file())
-            .ok_or_else(|| anyhow::anyhow!("--bump raises a library's version: give the library folder first"))?
+            .ok_or_else(|| {
+                anyhow::anyhow!("--bump raises a library's version: give the library folder first")
+            })?
             .to_path_buf();
         let part = match part {
             BumpArg::Patch => Bump::Patch,
@@ -254,7 +256,10 @@ fn export_well_known(args: &Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     for entry in &report.index.skills {
-        println!("{} ({:?}) {} {}", entry.name, entry.kind, entry.url, entry.digest);
+        println!(
+            "{} ({:?}) {} {}",
+            entry.name, entry.kind, entry.url, entry.digest
+        );
     }
     println!(
         "wrote {} ({} skill(s))",

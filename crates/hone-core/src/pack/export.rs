@@ -584,7 +584,10 @@ fn manifest(
 
 /// One skill's files zipped with `SKILL.md` at the root, no folder around
 /// them: the archive a `.well-known` index points to. Canonical like a pack.
-pub(crate) fn zip_skill_at_root(planned: &PlannedSkill, time: DateTime) -> Result<Vec<u8>, PackError> {
+pub(crate) fn zip_skill_at_root(
+    planned: &PlannedSkill,
+    time: DateTime,
+) -> Result<Vec<u8>, PackError> {
     let compressed = planned
         .files
         .iter()

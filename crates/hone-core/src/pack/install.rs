@@ -128,7 +128,9 @@ pub fn install(inputs: &[PathBuf], options: &InstallOptions) -> Result<InstallRe
     let mut skills = Vec::new();
     for planned in &plan.skills {
         let name = &planned.skill.id;
-        let destination = options.client.install_folder(options.scope, &options.base, name);
+        let destination = options
+            .client
+            .install_folder(options.scope, &options.base, name);
         let diff = if fs::symlink_metadata(&destination).is_ok() {
             Some(diff_folder(planned, &destination, options.link)?)
         } else {
@@ -222,7 +224,8 @@ fn diff_folder(
     let meta = fs::symlink_metadata(installed).map_err(PackError::io(installed))?;
     if meta.is_symlink() {
         let target = fs::read_link(installed).map_err(PackError::io(installed))?;
-        let same = link && fs::canonicalize(installed).ok() == fs::canonicalize(&planned.skill.dir).ok();
+        let same =
+            link && fs::canonicalize(installed).ok() == fs::canonicalize(&planned.skill.dir).ok();
         return Ok(FolderDiff {
             link: (!same).then_some(target),
             ..FolderDiff::default()
@@ -396,7 +399,9 @@ pub fn uninstall(
                 reason,
             });
         }
-        let destination = options.client.install_folder(options.scope, &options.base, name);
+        let destination = options
+            .client
+            .install_folder(options.scope, &options.base, name);
         let meta = fs::symlink_metadata(&destination).ok();
         done.push(Uninstalled {
             name: name.clone(),

@@ -244,7 +244,10 @@ mod tests {
     #[test]
     fn local_sources_are_stored_relative_to_the_project() {
         let root = Path::new("/work/project");
-        assert_eq!(portable_source(Path::new("/work/project/lib"), root), "./lib");
+        assert_eq!(
+            portable_source(Path::new("/work/project/lib"), root),
+            "./lib"
+        );
         assert_eq!(portable_source(Path::new("/work/lib"), root), "../lib");
         assert_eq!(portable_source(root, root), ".");
     }

@@ -185,11 +185,13 @@ pub fn export_marketplace(
     );
     let owner = plugins.iter().find_map(|p| p.manifest.author.clone());
     if owner.is_none() {
-        problems.push(first.origin.problem(
-            "package.author",
-            "a marketplace needs an owner: set `package.author.name` in the library's settings"
-                .into(),
-        ));
+        problems.push(
+            first.origin.problem(
+                "package.author",
+                "a marketplace needs an owner: set `package.author.name` in the library's settings"
+                    .into(),
+            ),
+        );
     }
     let mut seen = std::collections::HashSet::new();
     for plugin in &plugins {
@@ -378,11 +380,7 @@ fn prepare_plugin(
 }
 
 /// Writes the plugin's files under `prefix` (empty, or ending in `/`).
-fn write_plugin(
-    staging: &Staging,
-    prefix: &str,
-    plugin: &PreparedPlugin,
-) -> Result<(), PackError> {
+fn write_plugin(staging: &Staging, prefix: &str, plugin: &PreparedPlugin) -> Result<(), PackError> {
     staging.write(
         &format!("{prefix}{PLUGIN_MANIFEST}"),
         &to_json(&plugin.manifest),
@@ -399,7 +397,11 @@ fn write_plugin(
             staging.copy(&relative, source, *executable)?;
         }
     }
-    if !plugin.extra_files.iter().any(|(name, _)| name == "README.md") {
+    if !plugin
+        .extra_files
+        .iter()
+        .any(|(name, _)| name == "README.md")
+    {
         staging.write(
             &format!("{prefix}README.md"),
             readme(plugin).as_bytes(),
@@ -524,9 +526,12 @@ fn is_plugin_id_part(name: &str) -> bool {
 
 fn is_kebab_case(name: &str) -> bool {
     !name.is_empty()
-        && name
-            .split('-')
-            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+        && name.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
 }
 
 /// `scheme:rest` without spaces: what a URL parser accepts at the least.
@@ -564,9 +569,10 @@ pub fn refusals(skill: &Skill) -> Vec<Diagnostic> {
         Some(Ok(root)) => root,
         Some(Err(err)) => {
             // Claude Code retries with each line's leading tabs as two spaces.
-            let retried = skill.doc.yaml_text().is_some_and(|(text, base)| {
-                yaml::parse(&tabs_as_spaces(text), base).is_ok()
-            });
+            let retried = skill
+                .doc
+                .yaml_text()
+                .is_some_and(|(text, base)| yaml::parse(&tabs_as_spaces(text), base).is_ok());
             if !retried {
                 refuse(
                     err.offset..err.offset,
@@ -618,13 +624,19 @@ pub fn refusals(skill: &Skill) -> Vec<Diagnostic> {
                 if let Some(item) = items.iter().find(|i| !matches!(i.value, Value::String(_))) {
                     refuse(
                         item.span.clone(),
-                        format!("`allowed-tools` holds {}; only strings are allowed", item.kind()),
+                        format!(
+                            "`allowed-tools` holds {}; only strings are allowed",
+                            item.kind()
+                        ),
                     );
                 }
             }
             _ => refuse(
                 node.span.clone(),
-                format!("`allowed-tools` is {}, not a string or a list of strings", node.kind()),
+                format!(
+                    "`allowed-tools` is {}, not a string or a list of strings",
+                    node.kind()
+                ),
             ),
         }
     }

@@ -136,13 +136,19 @@ mod tests {
             staging.commit(false),
             Err(PackError::FolderExists(_))
         ));
-        assert_eq!(fs::read_to_string(destination.join("old.txt")).unwrap(), "old");
+        assert_eq!(
+            fs::read_to_string(destination.join("old.txt")).unwrap(),
+            "old"
+        );
 
         let staging = Staging::new(&destination).unwrap();
         staging.write("a/new.txt", b"new", false).unwrap();
         staging.commit(true).unwrap();
         assert!(!destination.join("old.txt").exists());
-        assert_eq!(fs::read_to_string(destination.join("a/new.txt")).unwrap(), "new");
+        assert_eq!(
+            fs::read_to_string(destination.join("a/new.txt")).unwrap(),
+            "new"
+        );
         let litter: Vec<_> = fs::read_dir(tmp.path()).unwrap().collect();
         assert_eq!(litter.len(), 1, "only the destination is left");
     }

@@ -55,7 +55,12 @@ pub fn bump(root: &Path, part: Bump) -> Result<BumpReport, PackError> {
     let existing = match std::fs::read_to_string(&changelog) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(source) => return Err(PackError::Io { path: changelog, source }),
+        Err(source) => {
+            return Err(PackError::Io {
+                path: changelog,
+                source,
+            });
+        }
     };
     let text = with_entry(&existing, &to, &today()?, &changes);
     crate::workspace::write_atomic(&changelog, text.as_bytes())
@@ -103,7 +108,10 @@ fn with_entry(existing: &str, version: &str, date: &str, changes: &[String]) -> 
     if existing.is_empty() {
         return format!("# Changelog\n\n{entry}");
     }
-    match existing.strip_prefix("# ").and_then(|_| existing.find('\n')) {
+    match existing
+        .strip_prefix("# ")
+        .and_then(|_| existing.find('\n'))
+    {
         Some(end) => {
             let (title, rest) = existing.split_at(end + 1);
             format!("{title}\n{entry}{}", rest.trim_start_matches('\n'))
@@ -136,7 +144,12 @@ fn git_changes(root: &Path) -> Vec<String> {
     }
     args.extend(["--", "."]);
     git(&args)
-        .map(|log| log.lines().map(str::to_owned).filter(|l| !l.is_empty()).collect())
+        .map(|log| {
+            log.lines()
+                .map(str::to_owned)
+                .filter(|l| !l.is_empty())
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -195,12 +208,17 @@ mod tests {
         )
         .unwrap();
         let report = bump(tmp.path(), Bump::Minor).unwrap();
-        assert_eq!((report.from.as_str(), report.to.as_str()), ("0.3.9", "0.4.0"));
+        assert_eq!(
+            (report.from.as_str(), report.to.as_str()),
+            ("0.3.9", "0.4.0")
+        );
         let saved = LibrarySettings::load(tmp.path()).unwrap();
         assert_eq!(saved.package.unwrap().version.as_deref(), Some("0.4.0"));
         assert!(saved.other.contains_key("future"));
-        assert!(std::fs::read_to_string(tmp.path().join(CHANGELOG_FILE))
-            .unwrap()
-            .contains("## 0.4.0 - "));
+        assert!(
+            std::fs::read_to_string(tmp.path().join(CHANGELOG_FILE))
+                .unwrap()
+                .contains("## 0.4.0 - ")
+        );
     }
 }

@@ -208,7 +208,10 @@ pub fn import_index(
         if digest != entry.digest {
             return Err(reject(
                 entry,
-                format!("{} has digest {digest}, the index says {}", entry.url, entry.digest),
+                format!(
+                    "{} has digest {digest}, the index says {}",
+                    entry.url, entry.digest
+                ),
             ));
         }
         files.push((entry, bytes));

@@ -35,8 +35,7 @@ fn require(path: PathBuf, what: &str) -> PathBuf {
 /// install script to put it in place).
 pub fn claude() -> PathBuf {
     require(
-        client_dir("claude-code")
-            .join("node_modules/@anthropic-ai/claude-code-linux-x64/claude"),
+        client_dir("claude-code").join("node_modules/@anthropic-ai/claude-code-linux-x64/claude"),
         "Claude Code 2.1.328 (@anthropic-ai/claude-code-linux-x64)",
     )
 }
