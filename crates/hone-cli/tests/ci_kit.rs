@@ -81,7 +81,7 @@ fn the_actions_step_gates_on_an_eval_suite() {
     };
     let out = run("--min p_at_1=0.0");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let out = run("--min p_at_1=1.01");
+    let out = run("--max p_at_1=0");
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
 }
 
