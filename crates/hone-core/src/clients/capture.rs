@@ -429,6 +429,16 @@ pub(crate) fn texts(value: &Value) -> Vec<&str> {
     out
 }
 
+/// The first text in a request that holds `start`, from there through the
+/// first `end` after it: where an XML or tagged listing sits.
+pub(crate) fn text_between(body: &Value, start: &str, end: &str) -> Option<String> {
+    texts(body).into_iter().find_map(|text| {
+        let rest = &text[text.find(start)?..];
+        let close = rest.find(end)? + end.len();
+        Some(rest[..close].to_string())
+    })
+}
+
 /// Copies `from` into `to`, following links (a skill folder may be one).
 pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     for entry in walkdir::WalkDir::new(from).follow_links(true) {

@@ -202,13 +202,7 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Option<Pre
         })
         .collect();
     let mut left_out = Vec::new();
-    let mut project_levels = Vec::new();
-    for ancestor in dir.ancestors() {
-        project_levels.push(ancestor.to_path_buf());
-        if ancestor.join(".git").exists() {
-            break;
-        }
-    }
+    let project_levels = super::up_to_git_root(dir);
     let project_roots: Vec<PathBuf> = project_levels
         .iter()
         .flat_map(|d| [d.join(".agents/skills"), d.join(".codex/skills")])
@@ -371,10 +365,5 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Option<Pre
 
 /// The listing in one of the client's requests.
 pub fn listing_in_request(body: &serde_json::Value) -> Option<String> {
-    super::capture::texts(body).into_iter().find_map(|text| {
-        let start = text.find("<skills_instructions>\n")?;
-        let rest = &text[start..];
-        let end = rest.find(FOOTER)? + FOOTER.len();
-        Some(rest[..end].to_string())
-    })
+    super::capture::text_between(body, "<skills_instructions>\n", FOOTER)
 }

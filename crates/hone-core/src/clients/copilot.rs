@@ -179,13 +179,7 @@ fn read(dir: &Path) -> Result<(String, String, bool), String> {
 
 /// Predicts the listing Copilot CLI gives its model when started in `dir`.
 pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Option<Prediction> {
-    let mut ancestors = Vec::new();
-    for ancestor in dir.ancestors() {
-        ancestors.push(ancestor.to_path_buf());
-        if ancestor.join(".git").exists() {
-            break;
-        }
-    }
+    let ancestors = super::up_to_git_root(dir);
     let copilot_home = env
         .var("COPILOT_HOME")
         .map(PathBuf::from)
@@ -311,12 +305,7 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Option<Pre
 
 /// The listing in one of the client's requests.
 pub fn listing_in_request(body: &serde_json::Value) -> Option<String> {
-    super::capture::texts(body).into_iter().find_map(|text| {
-        let start = text.find(HEADER)?;
-        let rest = &text[start..];
-        let end = rest.find(FOOTER)? + FOOTER.len();
-        Some(rest[..end].to_string())
-    })
+    super::capture::text_between(body, HEADER, FOOTER)
 }
 
 /// The names of the overflow line, when the listing has one.

@@ -200,10 +200,5 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Prediction
 
 /// The listing in one of the client's requests.
 pub fn listing_in_request(body: &serde_json::Value) -> Option<String> {
-    super::capture::texts(body).into_iter().find_map(|text| {
-        let start = text.find("# Available Agent Skills\n")?;
-        let rest = &text[start..];
-        let end = rest.find(FOOTER)? + FOOTER.len();
-        Some(rest[..end].to_string())
-    })
+    super::capture::text_between(body, "# Available Agent Skills\n", FOOTER)
 }

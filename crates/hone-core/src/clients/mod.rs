@@ -127,6 +127,20 @@ impl Client {
     }
 }
 
+/// `dir` and each folder above it up to the git root (the first holding
+/// `.git`), nearest first: where Codex, OpenCode and Copilot look for a
+/// project's skills.
+pub(crate) fn up_to_git_root(dir: &Path) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    for ancestor in dir.ancestors() {
+        dirs.push(ancestor.to_path_buf());
+        if ancestor.join(".git").exists() {
+            break;
+        }
+    }
+    dirs
+}
+
 /// What `client` shows `model` (its default model when `None`) when
 /// started in `dir` with `env`'s home and variables. `None` for a client
 /// Hone does not model yet.

@@ -59,18 +59,6 @@ fn scan(dir: &Path, hidden: bool) -> Vec<PathBuf> {
     files
 }
 
-/// The folder and its parents up to the git root (or the filesystem root).
-fn up_to_git_root(dir: &Path) -> Vec<PathBuf> {
-    let mut dirs = Vec::new();
-    for ancestor in dir.ancestors() {
-        dirs.push(ancestor.to_path_buf());
-        if ancestor.join(".git").exists() {
-            break;
-        }
-    }
-    dirs
-}
-
 /// The name and the description (if any), or why the skill is dropped.
 fn read(path: &Path) -> Result<(String, Option<String>), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot be read: {e}"))?;
@@ -149,7 +137,7 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Prediction
         .var("XDG_CONFIG_HOME")
         .map(PathBuf::from)
         .unwrap_or_else(|| home.join(".config"));
-    let ancestors = up_to_git_root(dir);
+    let ancestors = super::up_to_git_root(dir);
     let mut sources: Vec<(PathBuf, bool)> = vec![
         (home.join(".claude/skills"), true),
         (home.join(".agents/skills"), true),
@@ -240,12 +228,7 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Prediction
 
 /// The listing in one of the client's requests.
 pub fn listing_in_request(body: &serde_json::Value) -> Option<String> {
-    super::capture::texts(body).into_iter().find_map(|text| {
-        let start = text.find(HEADER)?;
-        let rest = &text[start..];
-        let end = rest.find(FOOTER)? + FOOTER.len();
-        Some(rest[..end].to_string())
-    })
+    super::capture::text_between(body, HEADER, FOOTER)
 }
 
 #[cfg(test)]
