@@ -2,6 +2,8 @@
 
 use assert_cmd::Command;
 
+// Only `run` is needed here; the bundled library's path is not.
+#[allow(dead_code)]
 mod common;
 
 /// A scratch project (a git root) and home with one Gemini skill each, one
