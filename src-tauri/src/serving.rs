@@ -205,6 +205,7 @@ impl Serving {
                 roots,
                 target,
                 strict,
+                serve_dangerous: false,
             },
             ranker: None,
             threshold: None,

@@ -30,6 +30,8 @@ struct Cli {
 enum Command {
     /// Validate skills against the agentskills.io spec, Claude Code and Anthropic's upload rules.
     Check(cmd::check::Args),
+    /// Is this skill safe to install? Security analysis of skill folders, repositories and packs.
+    Scan(cmd::scan::Args),
     /// Print the documentation of a rule, or list every rule.
     Rule(cmd::rule::Args),
     /// Count tokens per disclosure stage (metadata, instructions, resources) and for the catalog.
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
         // On a worker of the pool, whose heap is populated ahead (see `heap`),
         // and which starts each parallel step without waking another thread.
         Command::Check(args) => rayon::scope(|_| cmd::check::run(args)),
+        Command::Scan(args) => cmd::scan::run(args),
         Command::Rule(args) => cmd::rule::run(args),
         Command::Tokens(args) => cmd::tokens::run(args),
         Command::Prompt(args) => cmd::prompt::run(args),

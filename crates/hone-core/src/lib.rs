@@ -44,6 +44,7 @@ pub mod pack;
 pub mod rank;
 pub mod render;
 pub mod rules;
+pub mod security;
 pub mod skill;
 pub mod substitute;
 pub mod text;

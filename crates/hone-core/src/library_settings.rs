@@ -19,6 +19,11 @@
 //! hand. [`library_target`] is the one rule every adapter follows to pick a
 //! target, so `hone check`, `hone pack`, `hone serve` and the app agree on
 //! what is an error in a library without being told each time.
+//!
+//! It also holds the security findings a reviewer accepted
+//! (`acknowledged`: rule, skill, content hash, reason), so `hone check
+//! --security`, `hone scan` and `hone serve` stop counting them until the
+//! file they were about changes.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,6 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::rank::RankerKind;
 use crate::rules::Target;
+use crate::security::Acknowledgement;
 
 /// The settings file's name, in the library's `evals` folder.
 pub const FILE_NAME: &str = "hone-settings.json";
@@ -45,6 +51,10 @@ pub struct LibrarySettings {
     /// target of checks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<Target>,
+    /// Security findings reviewed and accepted (see [`crate::security`]):
+    /// each lapses when the file it was about changes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub acknowledged: Vec<Acknowledgement>,
     /// Keys this version does not know, kept as they are.
     #[serde(flatten)]
     pub other: serde_json::Map<String, serde_json::Value>,
@@ -174,6 +184,16 @@ pub fn library_target(
         None => None,
     };
     Ok(remembered.unwrap_or(DEFAULT_TARGET))
+}
+
+/// The security acknowledgements of the library at `root` (none without one).
+pub fn library_acknowledgements(
+    root: Option<&Path>,
+) -> Result<Vec<Acknowledgement>, SettingsError> {
+    match root {
+        Some(root) => Ok(LibrarySettings::load(root)?.acknowledged),
+        None => Ok(Vec::new()),
+    }
 }
 
 /// The library whose settings apply to a command given `paths`: the first

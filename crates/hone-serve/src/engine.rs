@@ -428,6 +428,7 @@ mod tests {
                 roots: vec![root.to_path_buf()],
                 target: Target::Agentskills,
                 strict: false,
+                serve_dangerous: false,
             },
             ranker: Some(RankerKind::Bm25),
             threshold: None,

