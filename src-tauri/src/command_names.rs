@@ -39,6 +39,8 @@ pub const COMMANDS: &[&str] = &[
     "export_pack",
     "plan_import",
     "import_pack",
+    "pack_security",
+    "library_security",
     "serve_start",
     "serve_stop",
     "serve_status",

@@ -32,8 +32,8 @@ use serde::{Deserialize, Serialize};
 use tauri_specta::{ErrorHandlingMode, collect_commands};
 
 use crate::{
-    agent, baseline, confirm, diagnose, editor, health, library, packs, panel, preview, serving,
-    stages, window,
+    agent, baseline, confirm, diagnose, editor, health, library, packs, panel, preview, security,
+    serving, stages, window,
 };
 
 /// Why a command failed, for the window to show.
@@ -175,6 +175,8 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             packs::export_pack,
             packs::plan_import,
             packs::import_pack,
+            packs::pack_security,
+            security::library_security,
             serving::serve_start,
             serving::serve_stop,
             serving::serve_status,

@@ -22,6 +22,7 @@ mod packs;
 mod panel;
 mod preview;
 mod routing;
+mod security;
 mod serving;
 mod session;
 mod settings;

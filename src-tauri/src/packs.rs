@@ -7,17 +7,24 @@
 //! commands write only what they are for: an export writes a new `.zip` or
 //! `.skill` file (or replaces one), and an import writes only into an opened
 //! library root or into an empty (or new) folder.
+//!
+//! Every skill of a pack is scanned for security before it is imported (as
+//! `hone unpack` does): the dialog shows each verdict, and a pack with a
+//! dangerous skill is imported only when the window names each dangerous
+//! skill the user agreed to import (`hone unpack --allow-dangerous`).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use hone_core::library_settings::library_target;
+use hone_core::library_settings::{library_acknowledgements, library_target, settings_root};
 use hone_core::pack::{self, ExportOptions, ImportOptions, ImportPlan, ImportReport, PackError};
 use hone_core::skill::SKILL_FILE;
 use tauri::{AppHandle, Manager};
 
 use crate::commands::{AppState, CommandError, CommandResult, blocking, refresh};
 use crate::events::{AppEvent, Progress};
+use crate::ipc::ErrorKind;
+use crate::security::{PackSecurity, SecurityVerdict, counts, skill_view};
 use crate::session::display;
 use crate::views::{BlockedSkill, ExportOutcome, ExportRequest};
 
@@ -92,8 +99,29 @@ pub async fn plan_import(
     .await
 }
 
+/// Every skill of `pack` scanned for security, before it is imported into
+/// `destination` (whose acknowledgements apply), as `hone unpack` shows
+/// them. The pack is extracted, with every check of the import, into a
+/// temporary folder that is removed afterwards; nothing in it is run.
+#[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
+pub async fn pack_security(
+    app: AppHandle,
+    pack: String,
+    destination: String,
+) -> CommandResult<PackSecurity> {
+    blocking(move || {
+        let destination = import_destination(&app, &destination)?;
+        scan_pack(Path::new(&pack), &destination)
+    })
+    .await
+}
+
 /// Imports `pack` into `destination`, replacing existing skills only with
 /// `replace`; the library is re-read when the destination is one of its roots.
+/// The pack is scanned first: a dangerous skill is imported only when it is
+/// among `dangerous`, the skills the user agreed to import by name; else
+/// nothing is written.
 #[specta::specta]
 #[tauri::command(rename_all = "snake_case")]
 pub async fn import_pack(
@@ -101,9 +129,19 @@ pub async fn import_pack(
     pack: String,
     destination: String,
     replace: bool,
+    dangerous: Vec<String>,
 ) -> CommandResult<ImportReport> {
     blocking(move || {
         let destination = import_destination(&app, &destination)?;
+        let scanned = scan_pack(Path::new(&pack), &destination)?;
+        refuse_unconfirmed(&scanned, &dangerous)?;
+        for skill in &scanned.skills {
+            if skill.verdict == SecurityVerdict::Dangerous {
+                for reason in &skill.reasons {
+                    eprintln!("hone: warning: importing dangerous {}: {reason}", skill.id);
+                }
+            }
+        }
         let report = pack::import(
             Path::new(&pack),
             &destination,
@@ -122,6 +160,45 @@ pub async fn import_pack(
         Ok(report)
     })
     .await
+}
+
+/// The skills of `pack` scanned with the acknowledgements of the library at
+/// `destination` (when it is one), in the pack's paths (`setup/SKILL.md`).
+fn scan_pack(pack: &Path, destination: &Path) -> CommandResult<PackSecurity> {
+    let root = [destination.to_path_buf()];
+    let acks = library_acknowledgements(settings_root(&root)).map_err(|e| e.to_string())?;
+    let reports = hone_core::security::scan_pack(pack, &acks).map_err(CommandError::failed)?;
+    let skills: Vec<_> = reports.into_iter().map(skill_view).collect();
+    Ok(PackSecurity {
+        counts: counts(&skills),
+        skills,
+    })
+}
+
+/// Refuses an import with a dangerous skill the user did not name.
+fn refuse_unconfirmed(scanned: &PackSecurity, confirmed: &[String]) -> CommandResult<()> {
+    let unconfirmed: Vec<&str> = scanned
+        .skills
+        .iter()
+        .filter(|s| s.verdict == SecurityVerdict::Dangerous && !confirmed.contains(&s.id))
+        .map(|s| s.id.as_str())
+        .collect();
+    if unconfirmed.is_empty() {
+        return Ok(());
+    }
+    Err(CommandError::new(
+        ErrorKind::Refused,
+        format!(
+            "refused: {} dangerous ({}); nothing was written. Confirm importing {} by name to import anyway",
+            unconfirmed.join(", "),
+            if unconfirmed.len() == 1 {
+                "skill"
+            } else {
+                "skills"
+            },
+            if unconfirmed.len() == 1 { "it" } else { "them" },
+        ),
+    ))
 }
 
 /// The import's validation is that of the library the skills land in.
@@ -215,6 +292,42 @@ mod tests {
             assert!(export_path(&bad, pack::PackFormat::Zip).is_err(), "{bad}");
         }
         assert!(export_path(&display(&ok), pack::PackFormat::Skill).is_err());
+    }
+
+    #[test]
+    fn a_pack_is_scanned_before_import_and_a_dangerous_skill_needs_its_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let library = dir.path().join("lib");
+        crate::security::tests::planted_library(&library);
+        let pack = dir.path().join("team.zip");
+        let options = ExportOptions {
+            allow_errors: true,
+            ..ExportOptions::default()
+        };
+        let inputs = [library.join("notes"), library.join("setup")];
+        pack::export(&inputs, &pack, &options, &|_| {}).unwrap();
+
+        let into = dir.path().join("installed");
+        let scanned = scan_pack(&pack, &into).unwrap();
+        assert_eq!((scanned.counts.safe, scanned.counts.dangerous), (1, 1));
+        let setup = scanned.skills.iter().find(|s| s.id == "setup").unwrap();
+        // Paths in the pack: the folder the import plan names, the file in it.
+        assert_eq!(setup.dir, "setup");
+        let finding = setup.findings.iter().find(|f| f.code == "HS906").unwrap();
+        assert_eq!(finding.file, "scripts/init.sh");
+        assert_eq!(finding.span.start.line, 2);
+        assert!(!into.exists(), "scanning writes nothing at the destination");
+
+        // As `hone unpack`: refused unless each dangerous skill is named.
+        let refused = refuse_unconfirmed(&scanned, &[]).unwrap_err();
+        assert_eq!(refused.kind, ErrorKind::Refused);
+        assert!(refused.message.contains("setup dangerous"), "{refused:?}");
+        assert!(refuse_unconfirmed(&scanned, &["notes".to_owned()]).is_err());
+        assert!(refuse_unconfirmed(&scanned, &["setup".to_owned()]).is_ok());
+
+        // A file that is no pack is an error, not an empty report.
+        std::fs::write(dir.path().join("bad.zip"), "not a zip").unwrap();
+        assert!(scan_pack(&dir.path().join("bad.zip"), &into).is_err());
     }
 
     #[test]

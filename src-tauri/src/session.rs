@@ -134,6 +134,11 @@ impl Session {
         &self.library
     }
 
+    /// Which reading of the library this is (see [`LibraryView::generation`]).
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
     /// The target the library is checked for (see [`library_target`]).
     pub fn target(&self) -> Target {
         self.target

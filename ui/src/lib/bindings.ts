@@ -92,8 +92,20 @@ export const commands = {
 	/**
 	 *  Imports `pack` into `destination`, replacing existing skills only with
 	 *  `replace`; the library is re-read when the destination is one of its roots.
+	 *  The pack is scanned first: a dangerous skill is imported only when it is
+	 *  among `dangerous`, the skills the user agreed to import by name; else
+	 *  nothing is written.
 	 */
-	importPack: (pack: string, destination: string, replace: boolean) => typedError<ImportReport, CommandError>(__TAURI_INVOKE("import_pack", { pack, destination, replace })),
+	importPack: (pack: string, destination: string, replace: boolean, dangerous: string[]) => typedError<ImportReport, CommandError>(__TAURI_INVOKE("import_pack", { pack, destination, replace, dangerous })),
+	/**
+	 *  Every skill of `pack` scanned for security, before it is imported into
+	 *  `destination` (whose acknowledgements apply), as `hone unpack` shows
+	 *  them. The pack is extracted, with every check of the import, into a
+	 *  temporary folder that is removed afterwards; nothing in it is run.
+	 */
+	packSecurity: (pack: string, destination: string) => typedError<PackSecurity, CommandError>(__TAURI_INVOKE("pack_security", { pack, destination })),
+	/**  Scans the open library (as `hone scan` would) off the window's thread. */
+	librarySecurity: () => typedError<LibrarySecurity, CommandError>(__TAURI_INVOKE("library_security")),
 	/**
 	 *  Serves the open library at `127.0.0.1:PORT` (0: any free port), with a
 	 *  new bearer token when `token`, leaving out skills with errors when `strict`.
@@ -506,6 +518,9 @@ export type Comparison = {
 	latency_noise_ms?: number | null,
 };
 
+/**  How sure the analysis is that a finding is what it looks like. */
+export type Confidence = "low" | "medium" | "high";
+
 /**  How many cases expecting `expected` picked `picked`. */
 export type ConfusionCell = {
 	expected: string,
@@ -852,6 +867,16 @@ export type LibraryMap = {
 	projection: Projection,
 };
 
+/**  The open library's security: a report per skill, in the library's order. */
+export type LibrarySecurity = {
+	/**  The reading of the library scanned (`LibraryView::generation`). */
+	generation: number,
+	counts: SecurityCounts,
+	skills: SkillSecurity[],
+	/**  Why the acknowledgements could not be read; none apply then. */
+	problem: string | null,
+};
+
 /**  The library's skills, each with its tokens per stage, in library order. */
 export type LibraryStages = {
 	/**  The tokenizer's label, as the chart names it. */
@@ -1054,6 +1079,12 @@ export type PackFormat =
 "zip" | 
 /**  `NAME.skill`: exactly one skill, the skill-creator convention. */
 "skill";
+
+/**  The skills of a pack, scanned before it is imported. */
+export type PackSecurity = {
+	counts: SecurityCounts,
+	skills: SkillSecurity[],
+};
 
 export type Phase = 
 /**  Never started. */
@@ -1313,6 +1344,52 @@ export type SaveOutcome = { kind: "saved"; stamp: Stamp } |
 /**  The file changed on disk since it was read; nothing was written. */
 { kind: "conflict"; disk_text: string | null; disk_stamp: Stamp | null };
 
+/**  Skills per verdict. */
+export type SecurityCounts = {
+	safe: number,
+	review: number,
+	dangerous: number,
+};
+
+/**  One finding of a security rule (`HS9xx`), with its evidence. */
+export type SecurityFinding = {
+	code: string,
+	rule: string,
+	threat: Threat,
+	confidence: Confidence,
+	message: string,
+	/**  The file, relative to the skill's folder (`scripts/setup.sh`). */
+	file: string,
+	/**  The file's path: in the library, or in the pack (`setup/scripts/setup.sh`). */
+	path: string,
+	span: Span,
+	/**  The line the finding is on, trimmed. */
+	evidence: string,
+	/**  What an encoded blob decodes to, when the finding is about one. */
+	decoded: string | null,
+	/**  Where the data comes from and where it goes (`source -> sink`). */
+	flow: string | null,
+	/**  `sha256:` of the file: what an acknowledgement names. */
+	content_hash: string,
+	/**
+	 *  Why it was accepted, when the library's settings acknowledge it (it
+	 *  then does not count towards the verdict).
+	 */
+	acknowledged: string | null,
+};
+
+/**
+ *  What to do with a skill before installing or serving it (the engine's
+ *  `security::Verdict`).
+ */
+export type SecurityVerdict = 
+/**  Nothing found that needs a person. */
+"safe" | 
+/**  Something a person should read first. */
+"review" | 
+/**  A critical finding, or a high one with at least medium confidence. */
+"dangerous";
+
 /**  A run of a field's text, matched (`hit`) or not. */
 export type Segment = {
 	text: string,
@@ -1400,6 +1477,19 @@ export type SkillHealth = {
 	dir: string,
 	path: string,
 	counts: Counts,
+};
+
+/**  One skill's verdict, why, and every finding. */
+export type SkillSecurity = {
+	id: string,
+	/**  The skill's folder: in the library, or in the pack (`setup`). */
+	dir: string,
+	/**  Its `SKILL.md`. */
+	path: string,
+	verdict: SecurityVerdict,
+	/**  One line per finding that decided the verdict. */
+	reasons: string[],
+	findings: SecurityFinding[],
 };
 
 /**  One skill's side of a [`Contrast`]. */
@@ -1628,6 +1718,11 @@ export type TermMatch = {
 	/**  Byte ranges of the matching words in [`RoutingDoc::field_text`]. */
 	highlights: Range<number>[],
 };
+
+/**  How much harm a finding means if it is what it looks like. */
+export type Threat = 
+/**  Worth knowing; no effect on the verdict. */
+"low" | "medium" | "high" | "critical";
 
 /**  A threshold and how it routes the cases. */
 export type ThresholdScore = {

@@ -118,7 +118,13 @@ export const importTriggerEvals = throwing(commands.importTriggerEvals);
 // Packs.
 export const exportPack = throwing(commands.exportPack);
 export const planImport = throwing(commands.planImport);
+/** Every skill of a pack scanned for security before import (as `hone unpack` shows them). */
+export const packSecurity = throwing(commands.packSecurity);
+/** Imports a pack; a dangerous skill only when named in `dangerous` (as `hone unpack --allow-dangerous`). */
 export const importPack = throwing(commands.importPack);
+
+// Security: every skill of the open library scanned (as `hone scan`).
+export const librarySecurity = throwing(commands.librarySecurity);
 
 // "Serve this library".
 export const serveStart = throwing(commands.serveStart);
