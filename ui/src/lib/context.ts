@@ -6,6 +6,7 @@ import type { Commands } from './commands.svelte';
 import type { Dialogs } from './dialogs.svelte';
 import type { Layout } from './layout.svelte';
 import type { RoutingChoice } from './routing.svelte';
+import type { SecurityReports } from './security.svelte';
 import type { Session } from './session.svelte';
 import type { Suites } from './suites.svelte';
 
@@ -16,6 +17,7 @@ export interface Services {
   dialogs: Dialogs;
   layout: Layout;
   commands: Commands;
+  security: SecurityReports;
 }
 
 export const [useServices, provideServices] = createContext<Services>();

@@ -3,15 +3,16 @@
 import type { OpenRank, RoutingField } from './ipc';
 
 /** The tabs of the right-hand pane. */
-export type InspectorTab = 'preview' | 'costs' | 'clients' | 'query' | 'evals' | 'problems';
+export type InspectorTab = 'preview' | 'costs' | 'clients' | 'query' | 'evals' | 'security' | 'problems';
 
-/** The tabs in their order, with their labels. */
+/** The tabs in their order, with their labels (Problems stays last: End goes to it). */
 export const INSPECTOR_TABS: readonly { key: InspectorTab; label: string }[] = [
   { key: 'preview', label: 'Preview' },
   { key: 'costs', label: 'Costs' },
   { key: 'clients', label: 'Clients' },
   { key: 'query', label: 'Query' },
   { key: 'evals', label: 'Evals' },
+  { key: 'security', label: 'Security' },
   { key: 'problems', label: 'Problems' },
 ];
 
