@@ -210,6 +210,7 @@ impl Serving {
             ranker: None,
             threshold: None,
             model: None,
+            view: hone_core::rank::RankView::Retrieval,
         };
         let transport = Transport::Http(HttpOptions {
             addr: SocketAddr::from((Ipv4Addr::LOCALHOST, port)),

@@ -4,7 +4,9 @@
 //! The library is the shared corpus (`HONE_CORPUS`, used in place, as the
 //! first root) plus synthetic skills (`hone_testkit::synth`) written to a
 //! temporary folder (the second root) up to `HONE_BENCH_SKILLS` (10,000).
-//! For each ranker (BM25, then hybrid when the embedding model is installed):
+//! For each ranker (BM25, then hybrid when the embedding model is installed)
+//! and each view (`HONE_BENCH_VIEWS`, default `retrieval,listing`: the whole
+//! skill, the server's default, and the listing alone):
 //! - start to ready: spawn `hone serve`, time until it listens (the catalog
 //!   opened and checked, the ranker built; hybrid with embeddings cached by
 //!   a warm-up run), median of 5;
@@ -70,11 +72,22 @@ fn main() {
         rankers.retain(|r| *r == "bm25");
         println!("no embedding model installed: only bm25 is measured");
     }
-    for ranker in rankers {
-        println!("\n== {ranker} ==");
-        if ranker != "bm25" {
+    let views = std::env::var("HONE_BENCH_VIEWS").unwrap_or_else(|_| "retrieval,listing".into());
+    let views: Vec<&str> = views.split(',').map(str::trim).collect();
+    let runs = rankers
+        .iter()
+        .flat_map(|ranker| views.iter().map(move |view| (*ranker, *view)));
+    for (ranker, view) in runs {
+        println!("\n== {ranker}, {view} view ==");
+        let server = Server {
+            hone: &hone,
+            roots: &roots,
+            ranker,
+            view,
+        };
+        if ranker != "bm25" || view == "retrieval" {
             let warm = Instant::now();
-            let (mut child, _) = start(&hone, &roots, ranker);
+            let (mut child, _) = server.start();
             stop(&mut child);
             println!(
                 "warm-up (embeds what the cache lacks): {:.1} s",
@@ -84,7 +97,7 @@ fn main() {
         let mut ready = Vec::new();
         for _ in 0..5 {
             let started = Instant::now();
-            let (mut child, _) = start(&hone, &roots, ranker);
+            let (mut child, _) = server.start();
             ready.push(started.elapsed().as_secs_f64());
             stop(&mut child);
         }
@@ -94,7 +107,7 @@ fn main() {
             ready[2], ready[0], ready[4]
         );
 
-        let (mut child, url) = start(&hone, &roots, ranker);
+        let (mut child, url) = server.start();
         let pid = child.id();
         println!("RSS when ready: {} MB", rss_mb(pid));
         let mut client = Client::connect(&url);
@@ -188,12 +201,26 @@ fn yaml_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', "''"))
 }
 
-/// Starts `hone serve --http 127.0.0.1:0` and waits until it listens.
-fn start(hone: &Path, roots: &[PathBuf], ranker: &str) -> (Child, String) {
+/// How `hone serve` is started.
+struct Server<'a> {
+    hone: &'a Path,
+    roots: &'a [PathBuf],
+    ranker: &'a str,
+    view: &'a str,
+}
+
+impl Server<'_> {
+    /// Starts `hone serve --http 127.0.0.1:0` and waits until it listens.
+    fn start(&self) -> (Child, String) {
+        start(self.hone, self.roots, self.ranker, self.view)
+    }
+}
+
+fn start(hone: &Path, roots: &[PathBuf], ranker: &str, view: &str) -> (Child, String) {
     let mut child = Command::new(hone)
         .arg("serve")
         .args(roots)
-        .args(["--ranker", ranker, "--http", "127.0.0.1:0"])
+        .args(["--ranker", ranker, "--view", view, "--http", "127.0.0.1:0"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()

@@ -1,18 +1,22 @@
 //! What the server answers, independent of the protocol: search, load and
 //! read over the current snapshot of the library, and reloading it.
 //!
-//! Ranking is `hone search`'s: the same ranker built by `hone_core::rank`
-//! over the same routing documents, the same default (hybrid where the
-//! embedding model is installed, else BM25) and the same thresholds. A reload
-//! re-reads the library and hands the ranker only the documents that changed,
-//! so an edit re-embeds one text.
+//! Ranking is `hone search`'s: the same rankers built by `hone_core::rank`,
+//! the same default (hybrid where the embedding model is installed, else
+//! BM25) and the same thresholds, in the retrieval view by default (the
+//! whole skill: an agent searching a library asks which skill a task needs;
+//! `--view listing` ranks what the agent's own listing shows). A reload
+//! re-reads the library and hands the ranker only the skills that changed,
+//! so an edit re-embeds one skill's texts.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock, RwLockReadGuard};
 use std::time::Instant;
 
-use hone_core::rank::{self, Ranker, RankerKind, RoutingDoc, hybrid::default_kind};
+use hone_core::rank::retrieval::RetrievalRanker;
+use hone_core::rank::{self, RankView, Ranker, RankerKind, RoutingDoc, hybrid::default_kind};
+use hone_core::skill::Skill;
 use hone_core::substitute;
 use hone_core::tokens::Tokenizer;
 use serde::Serialize;
@@ -37,6 +41,10 @@ pub struct ServeOptions {
     pub threshold: Option<f32>,
     /// Embedding model folder for semantic and hybrid ranking.
     pub model: Option<PathBuf>,
+    /// What of a skill `search_skills` ranks: the whole skill (retrieval,
+    /// the default: an agent searching a library needs the skill a task
+    /// needs) or only its listing.
+    pub view: RankView,
 }
 
 /// A request the engine refuses, with a message for the client.
@@ -88,6 +96,7 @@ pub struct SearchMatch {
 pub struct SearchResult {
     pub query: String,
     pub ranker: RankerKind,
+    pub view: RankView,
     pub threshold: f32,
     pub selected: Option<String>,
     pub matches: Vec<SearchMatch>,
@@ -148,27 +157,46 @@ impl Engine {
     /// that cannot be built is an error; the default falls back to BM25.
     pub fn open(options: ServeOptions) -> Result<Engine, String> {
         let catalog = Catalog::open(&options.catalog)?;
-        let docs = routing_docs(&catalog);
         let requested = options.ranker;
         let mut kind = requested.unwrap_or_else(|| default_kind(options.model.as_deref()));
         let mut fallback = None;
-        let ranker = match rank::build(kind, docs.clone(), options.model.as_deref(), &mut |_| {}) {
+        let view = options.view;
+        let build = |kind, model: Option<&Path>| -> Result<Box<dyn Ranker>, rank::RankError> {
+            match view {
+                RankView::Listing => rank::build(kind, routing_docs(&catalog), model, &mut |_| {}),
+                RankView::Retrieval => {
+                    let skills = catalog.skills.iter().map(|s| &s.skill);
+                    Ok(Box::new(RetrievalRanker::for_skills(
+                        kind,
+                        skills,
+                        model,
+                        &mut |_| {},
+                    )?))
+                }
+            }
+        };
+        let ranker = match build(kind, options.model.as_deref()) {
             Ok(ranker) => ranker,
             Err(err) if requested.is_none() && kind != RankerKind::Bm25 => {
                 fallback = Some(format!("{kind} ranking is unavailable ({err}); using bm25"));
                 kind = RankerKind::Bm25;
-                rank::build(kind, docs, None, &mut |_| {}).map_err(|e| e.to_string())?
+                build(kind, None).map_err(|e| e.to_string())?
             }
             Err(err) => return Err(err.to_string()),
         };
-        // A library's calibrated threshold (`hone eval --calibrate`) applies here too.
-        let threshold = hone_core::library_settings::selection_threshold(
-            options.catalog.roots.first().map(|root| root.as_path()),
-            kind,
-            options.threshold,
-            ranker.default_threshold(),
-        )
-        .map_err(|e| e.to_string())?;
+        // A library's calibrated threshold (`hone eval --calibrate`) is the
+        // listing view's; the retrieval view's selection adapts to the
+        // library by itself (see `hone_core::rank::retrieval`).
+        let threshold = match view {
+            RankView::Listing => hone_core::library_settings::selection_threshold(
+                options.catalog.roots.first().map(|root| root.as_path()),
+                kind,
+                options.threshold,
+                ranker.default_threshold(),
+            )
+            .map_err(|e| e.to_string())?,
+            RankView::Retrieval => options.threshold.unwrap_or(ranker.default_threshold()),
+        };
         Ok(Engine {
             options,
             kind,
@@ -239,6 +267,7 @@ impl Engine {
         Ok(SearchResult {
             query: query.to_owned(),
             ranker: self.kind,
+            view: self.options.view,
             threshold: self.threshold,
             selected: matches.iter().find(|m| m.selected).map(|m| m.name.clone()),
             matches,
@@ -305,21 +334,32 @@ impl Engine {
         if changes.skills == 0 {
             return Ok(changes);
         }
-        let new_docs: HashMap<String, RoutingDoc> = routing_docs(&catalog)
-            .into_iter()
-            .map(|doc| (doc.key.clone(), doc))
+        let key = |skill: &Skill| RoutingDoc::from_skill(skill).key;
+        let old_skills: HashMap<String, &Skill> = old
+            .skills
+            .iter()
+            .map(|s| (key(&s.skill), &s.skill))
             .collect();
-        let old_docs: HashMap<String, RoutingDoc> = routing_docs(&old)
-            .into_iter()
-            .map(|doc| (doc.key.clone(), doc))
-            .collect();
+        let new_keys: std::collections::HashSet<String> =
+            catalog.skills.iter().map(|s| key(&s.skill)).collect();
         let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
-        for key in old_docs.keys().filter(|k| !new_docs.contains_key(*k)) {
+        for key in old_skills.keys().filter(|k| !new_keys.contains(*k)) {
             state.ranker.remove(key).map_err(|e| e.to_string())?;
         }
-        for (key, doc) in new_docs {
-            if old_docs.get(&key) != Some(&doc) {
-                state.ranker.upsert(doc).map_err(|e| e.to_string())?;
+        for served in &catalog.skills {
+            // The listing view reads the frontmatter only; the retrieval view
+            // also the body and the list of files.
+            let unchanged = old_skills.get(&key(&served.skill)).is_some_and(|old| {
+                RoutingDoc::from_skill(old) == RoutingDoc::from_skill(&served.skill)
+                    && (self.options.view == RankView::Listing
+                        || (old.text() == served.skill.text()
+                            && old.resources == served.skill.resources))
+            });
+            if !unchanged {
+                state
+                    .ranker
+                    .upsert_skill(&served.skill)
+                    .map_err(|e| e.to_string())?;
             }
         }
         state.catalog = Arc::new(catalog);
@@ -433,6 +473,7 @@ mod tests {
             ranker: Some(RankerKind::Bm25),
             threshold: None,
             model: None,
+            view: RankView::Listing,
         })
         .unwrap()
     }

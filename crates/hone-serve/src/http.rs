@@ -344,6 +344,7 @@ mod tests {
             ranker: Some(hone_core::rank::RankerKind::Bm25),
             threshold: None,
             model: None,
+            view: hone_core::rank::RankView::Listing,
         })
         .unwrap();
         let options = HttpOptions {

@@ -21,8 +21,8 @@ use hone_core::agent::{
     self, AgentEval, AgentSummary, DEFAULT_TRIGGER_THRESHOLD, EvalOptions, Listing, Session,
 };
 use hone_core::library::Library;
-use hone_core::rank::RankerKind;
 use hone_core::rank::hybrid::default_kind;
+use hone_core::rank::{RankView, RankerKind};
 use hone_core::skill::Skill;
 
 use super::agent::{SharedBar, cancel_on_ctrl_c, print_estimate};
@@ -106,6 +106,8 @@ enum Format {
 struct Output<'a> {
     #[serde(flatten)]
     report: &'a Report,
+    /// What of a skill the offline ranker read (`listing` or `retrieval`).
+    view: RankView,
     #[serde(skip_serializing_if = "Option::is_none")]
     comparison: Option<&'a Comparison>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -170,7 +172,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let result = run_agent(&args, &library, &suites)?;
         (result.report, Some(result.agent))
     } else {
-        let ranker = build_ranker(ranking.kind(), &library, ranking.model.as_deref())?;
+        let ranker = build_ranker(
+            ranking.view(),
+            ranking.kind(),
+            &library,
+            ranking.model.as_deref(),
+        )?;
         let threshold = ranking.threshold(&args.library, ranker.as_ref())?;
         if args.calibrate {
             return calibrate(&args, ranker.as_ref(), &suites, threshold);
@@ -227,6 +234,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.format == Format::Json {
         let output = Output {
             report: &report,
+            view: args.ranking.view(),
             comparison: comparison.as_ref(),
             gates,
             agent: agent.as_ref(),
@@ -302,7 +310,9 @@ fn run_agent(args: &Args, library: &Library, suites: &[Suite]) -> anyhow::Result
         offline.push(default);
     }
     for kind in offline {
-        match build_ranker(kind, library, None) {
+        // The agent answers from the listing, so it is compared with the
+        // listing view.
+        match build_ranker(RankView::Listing, kind, library, None) {
             Ok(ranker) => {
                 let run_options = RunOptions {
                     threshold: ranker.default_threshold(),

@@ -12,7 +12,9 @@ use hone_core::library_settings::selection_threshold;
 use hone_core::rank::contrast::{Contrast, SkillSide, contrast};
 use hone_core::rank::highlight::field_highlights;
 use hone_core::rank::hybrid::default_kind;
-use hone_core::rank::{self, Explanation, Match, Ranker, RankerKind, RoutingDoc, selected};
+use hone_core::rank::{
+    self, Explanation, Match, RankView, Ranker, RankerKind, RoutingDoc, selected,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
@@ -67,6 +69,11 @@ pub(crate) struct RankingArgs {
     /// where an embedding model is installed, else bm25].
     #[arg(long, value_name = "RANKER", value_parser = parse_ranker)]
     pub ranker: Option<RankerKind>,
+    /// What of a skill is ranked: `listing` (what the agent sees when it picks: name,
+    /// description, when_to_use, triggers) or `retrieval` (the whole skill: body sections,
+    /// headings, reference files, scripts) [default: listing; for `hone serve`, retrieval].
+    #[arg(long, value_name = "VIEW", value_parser = parse_view)]
+    pub view: Option<RankView>,
     /// Confidence at which the top match is selected; for the agent, the trigger rate
     /// [default: the library's calibrated one (`hone eval --calibrate`), else the ranker's; 0.5
     /// for the agent].
@@ -88,9 +95,20 @@ impl RankingArgs {
             .unwrap_or_else(|| default_kind(self.model.as_deref()))
     }
 
+    /// The view asked for; `hone search` and `hone eval` rank the listing
+    /// unless told otherwise.
+    pub fn view(&self) -> RankView {
+        self.view.unwrap_or(RankView::Listing)
+    }
+
     /// The threshold `ranker` selects with in the library at `library`:
-    /// `--threshold`, else the library's calibrated one, else the ranker's.
+    /// `--threshold`, else (listing view) the library's calibrated one, else
+    /// the ranker's. The retrieval view's selection adapts to the library by
+    /// itself, and a calibration stored for the listing does not apply to it.
     pub fn threshold(&self, library: &Path, ranker: &dyn Ranker) -> anyhow::Result<f32> {
+        if self.view() == RankView::Retrieval {
+            return Ok(self.threshold.unwrap_or(ranker.default_threshold()));
+        }
         Ok(selection_threshold(
             Some(library),
             ranker.kind(),
@@ -98,6 +116,10 @@ impl RankingArgs {
             ranker.default_threshold(),
         )?)
     }
+}
+
+fn parse_view(s: &str) -> Result<RankView, String> {
+    s.parse()
 }
 
 fn parse_ranker(s: &str) -> Result<RankerKind, String> {
@@ -124,14 +146,15 @@ pub(crate) fn open_library(path: &Path) -> anyhow::Result<Library> {
     Ok(library)
 }
 
-/// Builds a ranker of `kind` over the library.
+/// Builds a ranker of `kind` over the library in `view`.
 pub(crate) fn build_ranker(
+    view: RankView,
     kind: RankerKind,
     library: &Library,
     model: Option<&Path>,
 ) -> anyhow::Result<Box<dyn Ranker>> {
     let mut bar = LazyBar::new("embedding skills");
-    let ranker = rank::build(kind, RoutingDoc::from_library(library), model, &mut |p| {
+    let ranker = rank::build_view(view, kind, library, model, &mut |p| {
         bar.update(p.done, p.total)
     })?;
     bar.finish();
@@ -217,6 +240,7 @@ impl LazyBar {
 struct SearchOutput<'a> {
     query: &'a str,
     ranker: RankerKind,
+    view: RankView,
     threshold: f32,
     /// The selected skill: the top match when its confidence reaches the threshold.
     selected: Option<&'a str>,
@@ -240,7 +264,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ranker = if ranking.kind() == RankerKind::Agent {
         agent_ranker(ranking, &library, &args.query)?
     } else {
-        build_ranker(ranking.kind(), &library, ranking.model.as_deref())?
+        build_ranker(
+            ranking.view(),
+            ranking.kind(),
+            &library,
+            ranking.model.as_deref(),
+        )?
     };
     let threshold = ranking.threshold(&args.library, ranker.as_ref())?;
     if let Some(expected) = &args.why {
@@ -265,6 +294,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let output = SearchOutput {
             query: &args.query,
             ranker: ranker.kind(),
+            view: ranking.view(),
             threshold,
             selected: chosen,
             matches: matches
@@ -416,6 +446,24 @@ fn print_explanation(explanation: &Explanation, doc: Option<&RoutingDoc>) {
             if let Some(semantic) = &hybrid.semantic {
                 print_explanation(&Explanation::Semantic(semantic.clone()), doc);
             }
+        }
+        Explanation::Retrieval(retrieval) => {
+            if let Some(keyword) = &retrieval.keyword {
+                print_explanation(&Explanation::Keyword(keyword.clone()), doc);
+            }
+            let section = retrieval
+                .section
+                .as_deref()
+                .map_or(String::new(), |heading| {
+                    format!(
+                        ", closest section \"{heading}\" {:.3}",
+                        retrieval.section_similarity
+                    )
+                });
+            println!(
+                "    {dim}description {:.3}{section}, body evidence {:.2}{dim:#}",
+                retrieval.description_similarity, retrieval.body_evidence
+            );
         }
     }
 }

@@ -76,6 +76,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ranker: args.ranking.ranker,
         threshold: args.ranking.threshold,
         model: args.ranking.model.clone(),
+        view: args
+            .ranking
+            .view
+            .unwrap_or(hone_core::rank::RankView::Retrieval),
     };
     let transport = match args.http {
         None => Transport::Stdio,
@@ -120,6 +124,9 @@ fn print_config(client: &str, args: &Args, roots: Vec<PathBuf>) -> anyhow::Resul
     let mut options = Vec::new();
     if let Some(ranker) = args.ranking.ranker {
         options.extend(["--ranker".to_owned(), ranker.to_string()]);
+    }
+    if let Some(view) = args.ranking.view {
+        options.extend(["--view".to_owned(), view.to_string()]);
     }
     if let Some(threshold) = args.ranking.threshold {
         options.extend(["--threshold".to_owned(), threshold.to_string()]);

@@ -184,6 +184,9 @@ fn side(doc: &RoutingDoc, matches: &[Match], request: &str) -> SkillSide {
         Some(Explanation::Keyword(k)) => (Some(k.clone()), None),
         Some(Explanation::Semantic(s)) => (None, Some(s)),
         Some(Explanation::Hybrid(h)) => (h.keyword.clone(), h.semantic.as_ref()),
+        // The retrieval view's sentence evidence is of body sections, not
+        // of the routing text this contrast shows.
+        Some(Explanation::Retrieval(r)) => (r.keyword.clone(), None),
         // The model gives no word-level evidence: the words are found directly.
         Some(Explanation::Agent(_)) | None => (None, None),
     };

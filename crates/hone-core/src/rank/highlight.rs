@@ -38,6 +38,7 @@ pub fn field_highlights(doc: &RoutingDoc, explanation: &Explanation) -> Vec<Fiel
         Explanation::Keyword(k) => (Some(k), None),
         Explanation::Semantic(s) => (None, Some(s)),
         Explanation::Hybrid(h) => (h.keyword.as_ref(), h.semantic.as_ref()),
+        Explanation::Retrieval(r) => (r.keyword.as_ref(), None),
         // A model's pick has no word-level evidence to highlight.
         Explanation::Agent(_) => (None, None),
     };

@@ -1,5 +1,13 @@
 //! Ranking skills for a request: which skill would an agent pick?
 //!
+//! Two views of a skill are ranked, and every caller names the one it means
+//! ([`RankView`]): the *listing* (this module's rankers: what the agent sees
+//! when it picks, for the test-query panel and trigger evals) and
+//! *retrieval* ([`retrieval`]: the whole skill, body included, for "which
+//! skill of this library does this task need?", the question of a library
+//! search and of `hone serve`'s `search_skills`). The rest of these docs
+//! describe the listing view.
+//!
 //! At selection time an agent sees only a skill's routing metadata (its
 //! `name`, `description`, `when_to_use` and `triggers`), never the body. A
 //! [`RoutingDoc`] is exactly that, and a [`Ranker`] orders routing documents
@@ -35,6 +43,7 @@ pub mod highlight;
 pub mod hybrid;
 pub mod live;
 pub mod map;
+pub mod retrieval;
 pub mod semantic;
 
 use std::borrow::Cow;
@@ -54,7 +63,7 @@ pub use bm25::Bm25Ranker;
 pub const MAX_QUERY_BYTES: usize = 16 * 1024;
 
 /// What an agent sees of a skill when choosing one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoutingDoc {
     /// Unique key of the document in a ranker (a skill's directory path).
     pub key: String,
@@ -191,6 +200,49 @@ impl FromStr for RankerKind {
     }
 }
 
+/// What of a skill a ranking reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "lowercase")]
+pub enum RankView {
+    /// What the agent sees when it picks a skill: name, description,
+    /// `when_to_use`, triggers. "Which would the agent pick?"
+    #[default]
+    Listing,
+    /// The whole skill: body sections, headings, reference-file titles and
+    /// script names, the description weighted most. "Which skill of this
+    /// library does this task need?"
+    Retrieval,
+}
+
+impl RankView {
+    pub const ALL: [RankView; 2] = [RankView::Listing, RankView::Retrieval];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RankView::Listing => "listing",
+            RankView::Retrieval => "retrieval",
+        }
+    }
+}
+
+impl fmt::Display for RankView {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for RankView {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        RankView::ALL
+            .into_iter()
+            .find(|view| view.as_str().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| format!("unknown view `{s}` (expected listing or retrieval)"))
+    }
+}
+
 /// One ranked skill.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Match {
@@ -215,6 +267,7 @@ pub enum Explanation {
     Semantic(SemanticExplanation),
     Hybrid(HybridExplanation),
     Agent(AgentExplanation),
+    Retrieval(RetrievalExplanation),
 }
 
 /// What a model answered over its runs (filled in by the agent ranker).
@@ -311,6 +364,30 @@ pub struct HybridExplanation {
     pub formula: String,
 }
 
+/// Retrieval-view evidence: how the whole skill matched (filled in by
+/// [`retrieval::RetrievalRanker`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RetrievalExplanation {
+    /// The listing BM25's evidence, when the skill was among its matches.
+    pub keyword: Option<KeywordExplanation>,
+    /// Cosine of the request and the listing's routing text (0 without a
+    /// model).
+    pub description_similarity: f32,
+    /// The heading of the body section closest to the request.
+    pub section: Option<String>,
+    /// Its cosine with the request.
+    pub section_similarity: f32,
+    /// BM25F over the whole skill, in units of one distinctive word.
+    pub body_evidence: f32,
+    /// The listing BM25's confidence (0 when it did not rank the skill).
+    pub keyword_confidence: f32,
+    /// Late interaction with the routing text, for the re-ranked skills.
+    pub token_match: f32,
+    /// How the score was fused.
+    pub formula: String,
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum RankError {
     #[error("the request is {len} bytes long; at most {max} bytes are accepted")]
@@ -339,6 +416,12 @@ pub trait Ranker: Send + Sync {
     /// Adds the document, or replaces the one with the same key. Only this
     /// document is re-indexed.
     fn upsert(&mut self, doc: RoutingDoc) -> Result<(), RankError>;
+
+    /// Adds or replaces a loaded (or edited) skill. The listing view reads
+    /// only its routing metadata; the retrieval view re-indexes its body.
+    fn upsert_skill(&mut self, skill: &Skill) -> Result<(), RankError> {
+        self.upsert(RoutingDoc::from_skill(skill))
+    }
 
     /// Removes the document with `key`; returns whether it was there.
     fn remove(&mut self, key: &str) -> Result<bool, RankError>;
@@ -394,6 +477,26 @@ pub fn build(
             ));
         }
     })
+}
+
+/// A ranker of `kind` over the skills of `library` in `view` (see
+/// [`build`] for the model and `progress`).
+pub fn build_view(
+    view: RankView,
+    kind: RankerKind,
+    library: &Library,
+    model: Option<&std::path::Path>,
+    progress: &mut dyn FnMut(crate::embed::EmbedProgress),
+) -> Result<Box<dyn Ranker>, RankError> {
+    match view {
+        RankView::Listing => build(kind, RoutingDoc::from_library(library), model, progress),
+        RankView::Retrieval => Ok(Box::new(retrieval::RetrievalRanker::for_skills(
+            kind,
+            &library.skills,
+            model,
+            progress,
+        )?)),
+    }
 }
 
 /// The top match if it is selected at `threshold`.

@@ -1,0 +1,755 @@
+//! The retrieval view: which skill of this library does a task need?
+//!
+//! The listing view ([`crate::rank`]'s rankers) answers "which skill would
+//! the agent pick from its listing?" and so sees what the agent sees: name,
+//! description, `when_to_use`, triggers. A library search (`hone serve`'s
+//! `search_skills`, a team's library in the app, an author looking for
+//! overlap) asks something else, and there hiding a skill's body costs dearly
+//! (SkillRouter, arXiv 2603.22455: 31–44 points of Hit@1). This view reads
+//! the whole skill ([`doc::RetrievalDoc`]): the body cut into sections at its
+//! headings, the headings, reference-file titles and script names, with the
+//! description weighted most.
+//!
+//! Every skill gets, for a request:
+//!
+//! - *description*: the listing's cosine of request and routing text (the
+//!   same embeddings, cached as the listing caches them);
+//! - *section*: the cosine of its closest body section ([`chunks`]), max-sim
+//!   over the sections' own embeddings (cached beside the descriptions');
+//! - *body evidence*: BM25F over all fields, body included ([`keyword`]);
+//! - *keyword confidence*: the listing BM25's calibrated confidence.
+//!
+//! and the score is, with the weights of [`RetrievalConfig::default`],
+//!
+//! ```text
+//! score = description + a · section + b · evidence / (1 + evidence) + c · keyword confidence
+//! ```
+//!
+//! then the best [`RetrievalConfig::rerank_depth`] re-ordered by adding the
+//! listing's late-interaction token match, as the listing hybrid does. With
+//! `--ranker bm25` (no model) the score is the listing BM25 confidence plus
+//! the body evidence term. The alternatives measured (max over description
+//! and sections, reciprocal-rank fusion, the second-best section) and the
+//! figures are in the benchmarks page (`docs/benchmarks/index.md`).
+//!
+//! ## Confidence and selection
+//!
+//! A logistic function of the top score and its margin over the runner-up,
+//! as for the listing rankers, but of scores *standardised within the
+//! request's candidates* (how far the top stands above the pool of skills
+//! that matched at all), which is what carries from one library to another:
+//! a raw score's level moves with a library's size and how alike its skills
+//! are. See [`Selection`].
+
+pub mod chunks;
+pub mod doc;
+pub mod keyword;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::embed::{EmbedProgress, Embedder, install};
+use crate::skill::Skill;
+
+use super::bm25::Bm25Ranker;
+use super::semantic::{SemanticRanker, top_indices};
+use super::{
+    Explanation, KeywordExplanation, Match, RankError, Ranker, RankerKind, RetrievalExplanation,
+    RoutingDoc, check_query, distinct_ids,
+};
+use chunks::{ChunkCache, ChunkIndex, SectionMatch};
+use doc::RetrievalDoc;
+use keyword::BodyIndex;
+
+/// Per slot evidence, the request's embedding (when a model is loaded) and
+/// the keyword side's matches, as `features` computes them.
+type Evidence = (
+    Vec<Features>,
+    Option<crate::embed::model::QueryEmbedding>,
+    Vec<Match>,
+);
+
+/// How a retrieval score is selected: the parameters of the confidence.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Selection {
+    pub bias: f32,
+    /// Weight of the top score's standard score among the candidates.
+    pub standing_weight: f32,
+    /// Weight of the margin over the runner-up, in the candidates' standard
+    /// deviations.
+    pub margin_weight: f32,
+}
+
+impl Selection {
+    /// The confidence of a match scoring `score` whose best competitor
+    /// scores `other`, among candidates of mean `mean` and deviation `spread`.
+    pub fn confidence(&self, score: f32, other: f32, mean: f32, spread: f32) -> f32 {
+        let spread = spread.max(1e-6);
+        let z = self.bias
+            + self.standing_weight * (score - mean) / spread
+            + self.margin_weight * (score - other) / spread;
+        1.0 / (1.0 + (-z).exp())
+    }
+}
+
+/// Parameters of the retrieval view (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RetrievalConfig {
+    pub section_weight: f32,
+    pub body_weight: f32,
+    pub keyword_weight: f32,
+    pub token_weight: f32,
+    /// Skills re-ranked with the token match.
+    pub rerank_depth: usize,
+    /// Matches asked of the listing BM25.
+    pub keyword_depth: usize,
+    /// Candidates whose scores make the distribution the confidence reads.
+    pub pool: usize,
+    pub selection: Selection,
+    pub threshold: f32,
+}
+
+impl Default for RetrievalConfig {
+    fn default() -> Self {
+        RetrievalConfig {
+            section_weight: 0.5,
+            body_weight: 0.5,
+            keyword_weight: 0.25,
+            token_weight: 1.25,
+            rerank_depth: 30,
+            keyword_depth: 50,
+            pool: 50,
+            // Selected when standing + margin (both in the candidates'
+            // standard deviations) reach 4.1: the threshold with the best
+            // routing accuracy on the tuning library (sickn33, BM25), which
+            // held out gives 0.86 (davila7) and 0.75 (mixed); see
+            // the benchmarks page for its false-positive cost.
+            selection: Selection {
+                bias: -4.1,
+                standing_weight: 1.0,
+                margin_weight: 1.0,
+            },
+            threshold: 0.5,
+        }
+    }
+}
+
+/// What the view knows of one skill besides its indexes.
+struct Slot {
+    key: String,
+    id: String,
+}
+
+/// The evidence of one skill for one request.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Features {
+    pub description: f32,
+    pub section: SectionMatch,
+    pub body_evidence: f32,
+    pub keyword_confidence: f32,
+    pub token_match: f32,
+}
+
+/// Ranks whole skills. See the module docs.
+pub struct RetrievalRanker {
+    kind: RankerKind,
+    config: RetrievalConfig,
+    keyword: Bm25Ranker,
+    /// The listing's embeddings, for semantic and hybrid ranking.
+    semantic: Option<SemanticRanker>,
+    sections: Option<(ChunkCache, ChunkIndex)>,
+    body: BodyIndex,
+    slots: Vec<Option<Slot>>,
+    by_key: HashMap<String, usize>,
+    /// The slot of each of the semantic ranker's documents, by its index.
+    semantic_slots: Vec<usize>,
+}
+
+impl RetrievalRanker {
+    /// Indexes `docs` for `kind` (embedding descriptions and sections with
+    /// `embedder` through their caches, reporting `progress`). `embedder` is
+    /// needed for semantic and hybrid ranking and unused for BM25.
+    pub fn new(
+        kind: RankerKind,
+        docs: Vec<RetrievalDoc>,
+        embedder: Option<Arc<Embedder>>,
+        chunk_cache_dir: Option<&Path>,
+        progress: &mut dyn FnMut(EmbedProgress),
+    ) -> Result<Self, RankError> {
+        let routing: Vec<RoutingDoc> = docs.iter().map(|d| d.routing.clone()).collect();
+        let keyword = Bm25Ranker::new(routing.clone())?;
+        let (semantic, sections) = match (kind, embedder) {
+            (RankerKind::Bm25, _) => (None, None),
+            (RankerKind::Semantic | RankerKind::Hybrid, Some(embedder)) => {
+                let cache = ChunkCache::open(&embedder, chunk_cache_dir);
+                let index = ChunkIndex::new(embedder.model().dim());
+                let semantic = SemanticRanker::new(Arc::clone(&embedder), routing, progress)?;
+                (Some(semantic), Some((cache, index)))
+            }
+            (RankerKind::Semantic | RankerKind::Hybrid, None) => {
+                return Err(RankError::Model(
+                    "the retrieval view's semantic ranking needs the embedding model".into(),
+                ));
+            }
+            (RankerKind::Agent, _) => {
+                return Err(RankError::Agent(
+                    "the agent ranker has no retrieval view: it answers from the listing".into(),
+                ));
+            }
+        };
+        let mut ranker = RetrievalRanker {
+            kind,
+            config: RetrievalConfig::default(),
+            keyword,
+            semantic,
+            sections,
+            body: BodyIndex::default(),
+            slots: Vec::new(),
+            by_key: HashMap::new(),
+            semantic_slots: Vec::new(),
+        };
+        // One document per key, the last one winning, as upserts would.
+        let mut unique: Vec<RetrievalDoc> = Vec::with_capacity(docs.len());
+        let mut position: HashMap<String, usize> = HashMap::new();
+        for doc in docs {
+            match position.get(&doc.routing.key) {
+                Some(&i) => unique[i] = doc,
+                None => {
+                    position.insert(doc.routing.key.clone(), unique.len());
+                    unique.push(doc);
+                }
+            }
+        }
+        ranker.index_sections(&unique, progress)?;
+        for doc in &unique {
+            let slot = ranker.slot_for(&doc.routing);
+            ranker.body.insert(slot, doc);
+        }
+        ranker.map_semantic_slots();
+        Ok(ranker)
+    }
+
+    /// The retrieval view of `skills` with the model found the usual way
+    /// (`model`, else `$HONE_MODEL`, else the installed default) and the
+    /// user's caches.
+    pub fn for_skills<'a>(
+        kind: RankerKind,
+        skills: impl IntoIterator<Item = &'a Skill>,
+        model: Option<&Path>,
+        progress: &mut dyn FnMut(EmbedProgress),
+    ) -> Result<Self, RankError> {
+        let docs = skills.into_iter().map(RetrievalDoc::from_skill).collect();
+        let embedder = match kind {
+            RankerKind::Semantic | RankerKind::Hybrid => Some(Arc::new(
+                Embedder::open_default(model).map_err(|e| RankError::Model(e.to_string()))?,
+            )),
+            _ => None,
+        };
+        let cache_dir = install::embeddings_cache_dir();
+        RetrievalRanker::new(kind, docs, embedder, cache_dir.as_deref(), progress)
+    }
+
+    pub fn config(&self) -> &RetrievalConfig {
+        &self.config
+    }
+
+    pub fn set_config(&mut self, config: RetrievalConfig) {
+        self.config = config;
+    }
+
+    /// The slot of `doc`'s key, taken anew if the key is new.
+    fn slot_for(&mut self, doc: &RoutingDoc) -> usize {
+        let slot = match self.by_key.get(&doc.key) {
+            Some(&slot) => slot,
+            None => {
+                let slot = self.slots.iter().position(Option::is_none);
+                let slot = slot.unwrap_or_else(|| {
+                    self.slots.push(None);
+                    self.slots.len() - 1
+                });
+                self.by_key.insert(doc.key.clone(), slot);
+                slot
+            }
+        };
+        self.slots[slot] = Some(Slot {
+            key: doc.key.clone(),
+            id: doc.id.clone(),
+        });
+        slot
+    }
+
+    /// Embeds the sections of `docs` (through the chunk cache) and stores
+    /// them at their documents' slots.
+    fn index_sections(
+        &mut self,
+        docs: &[RetrievalDoc],
+        progress: &mut dyn FnMut(EmbedProgress),
+    ) -> Result<(), RankError> {
+        let texts: Vec<&str> = docs
+            .iter()
+            .flat_map(|d| d.chunks.iter().map(|c| c.text.as_str()))
+            .collect();
+        let vectors = match (&self.semantic, &self.sections) {
+            (Some(semantic), Some((cache, _))) => {
+                cache.vectors(semantic.embedder(), &texts, progress)?
+            }
+            _ => Vec::new(),
+        };
+        let mut vectors = vectors.into_iter();
+        for doc in docs {
+            let slot = self.slot_for(&doc.routing);
+            let of_doc: Vec<Vec<f32>> = vectors.by_ref().take(doc.chunks.len()).collect();
+            if let Some((_, index)) = &mut self.sections {
+                index.set(slot, &doc.chunks, &of_doc);
+            }
+        }
+        Ok(())
+    }
+
+    fn map_semantic_slots(&mut self) {
+        self.semantic_slots = match &self.semantic {
+            Some(semantic) => (0..semantic.len())
+                .map(|i| {
+                    self.by_key
+                        .get(&semantic.doc(i).key)
+                        .copied()
+                        .unwrap_or(usize::MAX)
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+    }
+
+    /// Adds or replaces a whole skill: its listing, body and sections.
+    pub fn upsert_doc(&mut self, doc: RetrievalDoc) -> Result<(), RankError> {
+        // The model can fail; it goes first so that a failure leaves the
+        // indexes as they were.
+        if let Some(semantic) = &mut self.semantic {
+            semantic.upsert(doc.routing.clone())?;
+        }
+        self.index_sections(std::slice::from_ref(&doc), &mut |_| {})?;
+        let slot = self.slot_for(&doc.routing);
+        self.body.insert(slot, &doc);
+        self.keyword.upsert(doc.routing)?;
+        self.map_semantic_slots();
+        Ok(())
+    }
+
+    /// The evidence of every slot for `query`, and the request's embedding.
+    fn features(&self, query: &str) -> Result<Evidence, RankError> {
+        let depth = self.config.keyword_depth;
+        // The keyword side runs on a second thread while the request is
+        // embedded (as in the listing hybrid).
+        let (keyword, embedded) = std::thread::scope(|scope| {
+            let keyword = scope.spawn(|| {
+                self.keyword
+                    .rank(query, depth)
+                    .map(|matches| (matches, self.body.evidence(query)))
+            });
+            let embedded = self
+                .semantic
+                .as_ref()
+                .map(|semantic| semantic.embed_query(query))
+                .transpose();
+            let keyword = keyword
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (keyword, embedded)
+        });
+        let ((keyword_matches, evidence), embedded) = (keyword?, embedded?);
+        let mut features: Vec<Features> = evidence
+            .into_iter()
+            .map(|body_evidence| Features {
+                body_evidence,
+                ..Features::default()
+            })
+            .collect();
+        features.resize(self.slots.len(), Features::default());
+        for m in &keyword_matches {
+            if let Some(&slot) = self.by_key.get(&m.key) {
+                features[slot].keyword_confidence = m.confidence;
+            }
+        }
+        if let (Some(semantic), Some(embedded)) = (&self.semantic, &embedded) {
+            let similarities = semantic.similarities(&embedded.vector)?;
+            for (&slot, similarity) in self.semantic_slots.iter().zip(similarities) {
+                if let Some(f) = features.get_mut(slot) {
+                    f.description = similarity;
+                }
+            }
+            if let Some((_, index)) = &self.sections {
+                for (f, section) in features
+                    .iter_mut()
+                    .zip(index.best(&embedded.vector, self.slots.len()))
+                {
+                    f.section = section;
+                }
+            }
+        }
+        Ok((features, embedded, keyword_matches))
+    }
+
+    fn first_stage(&self, f: &Features) -> f32 {
+        let c = &self.config;
+        let evidence = c.body_weight * f.body_evidence / (1.0 + f.body_evidence);
+        match self.kind {
+            RankerKind::Bm25 => f.keyword_confidence + evidence,
+            _ => {
+                f.description
+                    + c.section_weight * f.section.best
+                    + evidence
+                    + c.keyword_weight * f.keyword_confidence
+            }
+        }
+    }
+
+    /// Every live slot's evidence and score, best first, the best
+    /// `rerank_depth` re-ranked: what [`Ranker::rank`] orders, for
+    /// benchmarks that try other fusions on the same evidence.
+    pub fn scored(&self, query: &str) -> Result<Vec<(usize, Features, f32)>, RankError> {
+        check_query(query)?;
+        if query.trim().is_empty() || self.by_key.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (mut features, embedded, _) = self.features(query)?;
+        let mut scores: Vec<f32> = features.iter().map(|f| self.first_stage(f)).collect();
+        for (slot, score) in scores.iter_mut().enumerate() {
+            if self.slots[slot].is_none() {
+                *score = f32::NEG_INFINITY;
+            }
+        }
+        let live = self.by_key.len();
+        let depth = self.config.rerank_depth.max(self.config.pool).min(live);
+        let top = top_indices(&scores, depth);
+        if let (Some(semantic), Some(embedded)) = (&self.semantic, &embedded)
+            && self.kind == RankerKind::Hybrid
+        {
+            let rerank: Vec<usize> = top.iter().take(self.config.rerank_depth).copied().collect();
+            let semantic_indices: Vec<usize> = rerank
+                .iter()
+                .filter_map(|&slot| {
+                    let key = &self.slots[slot].as_ref()?.key;
+                    semantic.index_of(key)
+                })
+                .collect();
+            if semantic_indices.len() == rerank.len() {
+                let matches = semantic.token_matches(embedded, &semantic_indices)?;
+                for (&slot, token_match) in rerank.iter().zip(matches) {
+                    features[slot].token_match = token_match;
+                    scores[slot] += self.config.token_weight * token_match;
+                }
+            }
+        }
+        let mut scored: Vec<(usize, Features, f32)> = top
+            .into_iter()
+            // Keyword ranking matches a skill only where some word matched.
+            .filter(|&slot| self.kind != RankerKind::Bm25 || scores[slot] > 0.0)
+            .map(|slot| (slot, features[slot], scores[slot]))
+            .collect();
+        scored.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+        Ok(scored)
+    }
+
+    /// The identity of the skill at `slot` (as [`RetrievalRanker::scored`]
+    /// reports slots).
+    pub fn slot_id(&self, slot: usize) -> Option<&str> {
+        Some(self.slots.get(slot)?.as_ref()?.id.as_str())
+    }
+
+    /// The heading of the section a match's evidence came from.
+    fn section_heading(&self, section: &SectionMatch) -> Option<String> {
+        let (_, index) = self.sections.as_ref()?;
+        let heading = index.heading(section.row?);
+        Some(if heading.is_empty() {
+            "(before the first heading)".to_owned()
+        } else {
+            heading.to_owned()
+        })
+    }
+
+    fn formula(&self) -> String {
+        let c = &self.config;
+        match self.kind {
+            RankerKind::Bm25 => format!(
+                "keyword confidence + {} × body evidence / (1 + body evidence)",
+                c.body_weight
+            ),
+            _ => format!(
+                "description cosine + {} × best section cosine + {} × body evidence / (1 + body evidence) + {} × keyword confidence{}",
+                c.section_weight,
+                c.body_weight,
+                c.keyword_weight,
+                if self.kind == RankerKind::Hybrid {
+                    format!(
+                        " (best {} re-ranked: + {} × token match)",
+                        c.rerank_depth, c.token_weight
+                    )
+                } else {
+                    String::new()
+                }
+            ),
+        }
+    }
+}
+
+/// Mean and standard deviation of `scores`.
+fn distribution(scores: &[f32]) -> (f32, f32) {
+    if scores.is_empty() {
+        return (0.0, 0.0);
+    }
+    let n = scores.len() as f32;
+    let mean = scores.iter().sum::<f32>() / n;
+    let variance = scores.iter().map(|s| (s - mean).powi(2)).sum::<f32>() / n;
+    (mean, variance.sqrt())
+}
+
+impl Ranker for RetrievalRanker {
+    fn kind(&self) -> RankerKind {
+        self.kind
+    }
+
+    fn rank(&self, query: &str, k: usize) -> Result<Vec<Match>, RankError> {
+        if k == 0 {
+            check_query(query)?;
+            return Ok(Vec::new());
+        }
+        let scored = self.scored(query)?;
+        let pool: Vec<f32> = scored
+            .iter()
+            .take(self.config.pool)
+            .map(|(_, _, score)| *score)
+            .collect();
+        let (mean, spread) = distribution(&pool);
+        let ranked: Vec<Match> = scored
+            .iter()
+            .filter_map(|(slot, _, score)| {
+                let held = self.slots[*slot].as_ref()?;
+                Some(Match {
+                    id: held.id.clone(),
+                    key: held.key.clone(),
+                    score: *score,
+                    confidence: 0.0,
+                    explanation: Explanation::Retrieval(RetrievalExplanation::default()),
+                })
+            })
+            .collect();
+        let features: HashMap<&str, &Features> = scored
+            .iter()
+            .filter_map(|(slot, f, _)| Some((self.slots[*slot].as_ref()?.key.as_str(), f)))
+            .collect();
+        let mut matches = distinct_ids(ranked, k.max(2));
+        let scores: Vec<f32> = matches.iter().map(|m| m.score).collect();
+        let competitors = super::semantic::competitor_scores(&scores);
+        let listing_keyword: HashMap<String, KeywordExplanation> = self
+            .keyword
+            .rank(query, k)?
+            .into_iter()
+            .filter_map(|m| match m.explanation {
+                Explanation::Keyword(e) => Some((m.key, e)),
+                _ => None,
+            })
+            .collect();
+        let formula = self.formula();
+        for (m, other) in matches.iter_mut().zip(competitors) {
+            m.confidence = self
+                .config
+                .selection
+                .confidence(m.score, other, mean, spread);
+            let f = features
+                .get(m.key.as_str())
+                .copied()
+                .copied()
+                .unwrap_or_default();
+            m.explanation = Explanation::Retrieval(RetrievalExplanation {
+                keyword: listing_keyword.get(&m.key).cloned(),
+                description_similarity: f.description,
+                section: self.section_heading(&f.section),
+                section_similarity: f.section.best,
+                body_evidence: f.body_evidence,
+                keyword_confidence: f.keyword_confidence,
+                token_match: f.token_match,
+                formula: formula.clone(),
+            });
+        }
+        matches.truncate(k);
+        Ok(matches)
+    }
+
+    fn upsert(&mut self, doc: RoutingDoc) -> Result<(), RankError> {
+        // Only the listing is at hand: the body and sections stay as they
+        // were indexed (a frontmatter edit), or empty for a new skill.
+        if let Some(semantic) = &mut self.semantic {
+            semantic.upsert(doc.clone())?;
+        }
+        match self.by_key.get(&doc.key) {
+            Some(&slot) => {
+                self.body.replace_routing(slot, &doc);
+                self.slot_for(&doc);
+            }
+            None => {
+                let slot = self.slot_for(&doc);
+                self.body
+                    .insert(slot, &RetrievalDoc::listing_only(doc.clone()));
+            }
+        }
+        self.keyword.upsert(doc)?;
+        self.map_semantic_slots();
+        Ok(())
+    }
+
+    fn upsert_skill(&mut self, skill: &Skill) -> Result<(), RankError> {
+        self.upsert_doc(RetrievalDoc::from_skill(skill))
+    }
+
+    fn remove(&mut self, key: &str) -> Result<bool, RankError> {
+        let Some(slot) = self.by_key.remove(key) else {
+            return Ok(false);
+        };
+        if let Some(semantic) = &mut self.semantic {
+            semantic.remove(key)?;
+        }
+        self.keyword.remove(key)?;
+        self.body.remove(slot);
+        if let Some((_, index)) = &mut self.sections {
+            index.remove(slot);
+        }
+        self.slots[slot] = None;
+        self.map_semantic_slots();
+        Ok(true)
+    }
+
+    fn len(&self) -> usize {
+        self.by_key.len()
+    }
+
+    fn default_threshold(&self) -> f32 {
+        self.config.threshold
+    }
+
+    fn routing_vectors(&self) -> Option<HashMap<String, Vec<f32>>> {
+        self.semantic.as_ref()?.routing_vectors()
+    }
+
+    fn request_vector(&self, query: &str) -> Option<Result<Vec<f32>, RankError>> {
+        self.semantic.as_ref()?.request_vector(query)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(name: &str, description: &str, headings: &[&str], body: &str) -> RetrievalDoc {
+        RetrievalDoc {
+            routing: RoutingDoc {
+                key: format!("/lib/{name}"),
+                id: name.into(),
+                name: name.into(),
+                description: description.into(),
+                when_to_use: None,
+                triggers: Vec::new(),
+            },
+            headings: headings.iter().map(|h| h.to_string()).collect(),
+            body: body.into(),
+            ..RetrievalDoc::default()
+        }
+    }
+
+    fn library() -> Vec<RetrievalDoc> {
+        vec![
+            doc(
+                "docs-helper",
+                "Helps with documents.",
+                &["Extracting tables"],
+                "Use pdfplumber to pull tables out of PDF files.",
+            ),
+            doc(
+                "sheets",
+                "Edit spreadsheets and documents.",
+                &["Formulas"],
+                "Write Excel formulas.",
+            ),
+            doc("notes", "Take notes.", &[], ""),
+        ]
+    }
+
+    fn bm25() -> RetrievalRanker {
+        RetrievalRanker::new(RankerKind::Bm25, library(), None, None, &mut |_| {}).unwrap()
+    }
+
+    #[test]
+    fn the_body_finds_the_skill_its_listing_hides() {
+        let ranker = bm25();
+        let query = "pull the tables out of this pdf with pdfplumber";
+        let matches = ranker.rank(query, 3).unwrap();
+        assert_eq!(matches[0].id, "docs-helper");
+        assert!(matches.iter().all(|m| (0.0..=1.0).contains(&m.confidence)));
+        let Explanation::Retrieval(explanation) = &matches[0].explanation else {
+            panic!("a retrieval explanation");
+        };
+        assert!(explanation.body_evidence > 0.0);
+        // The listing view does not see the body.
+        let listing = Bm25Ranker::new(library().into_iter().map(|d| d.routing).collect()).unwrap();
+        assert!(
+            listing
+                .rank(query, 3)
+                .unwrap()
+                .iter()
+                .all(|m| m.id != "docs-helper")
+        );
+    }
+
+    #[test]
+    fn edits_of_the_listing_keep_the_body_and_removals_forget_it() {
+        let mut ranker = bm25();
+        let mut edited = library()[0].routing.clone();
+        edited.description = "Reads invoices.".into();
+        ranker.upsert(edited).unwrap();
+        let matches = ranker.rank("pdfplumber tables", 1).unwrap();
+        assert_eq!(matches[0].id, "docs-helper");
+        assert!(ranker.rank("invoices", 1).unwrap()[0].id == "docs-helper");
+        assert!(ranker.remove("/lib/docs-helper").unwrap());
+        assert!(!ranker.remove("/lib/docs-helper").unwrap());
+        assert_eq!(ranker.len(), 2);
+        assert!(
+            ranker
+                .rank("pdfplumber tables", 3)
+                .unwrap()
+                .iter()
+                .all(|m| m.id != "docs-helper")
+        );
+        // A new skill takes the free slot, body and all.
+        ranker
+            .upsert_doc(doc("pdf", "PDF tools.", &[], "pdfplumber tables"))
+            .unwrap();
+        assert_eq!(ranker.rank("pdfplumber tables", 1).unwrap()[0].id, "pdf");
+    }
+
+    #[test]
+    fn any_request_is_answered_without_panicking() {
+        let ranker = bm25();
+        for query in ["", "   ", "the of and", "((\"unbalanced", "ünïcödé ✓"] {
+            let _ = ranker.rank(query, 5).unwrap();
+        }
+        assert!(
+            ranker
+                .rank(&"x".repeat(super::super::MAX_QUERY_BYTES + 1), 5)
+                .is_err()
+        );
+        assert!(ranker.rank("pdf", 0).unwrap().is_empty());
+        let empty =
+            RetrievalRanker::new(RankerKind::Bm25, Vec::new(), None, None, &mut |_| {}).unwrap();
+        assert!(empty.rank("pdf", 5).unwrap().is_empty());
+    }
+
+    #[test]
+    fn the_confidence_reads_the_top_against_the_candidates() {
+        let selection = RetrievalConfig::default().selection;
+        let standing_out = selection.confidence(1.0, 0.5, 0.3, 0.1);
+        let among_equals = selection.confidence(1.0, 0.99, 0.95, 0.1);
+        assert!(standing_out > among_equals);
+        // A flat pool (every score equal) is no division by zero.
+        assert!(selection.confidence(1.0, 1.0, 1.0, 0.0).is_finite());
+    }
+}
