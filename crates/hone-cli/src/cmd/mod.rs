@@ -4,6 +4,7 @@ pub(crate) mod agent;
 pub mod check;
 pub mod clients;
 pub mod eval;
+pub mod install;
 pub mod model;
 pub mod pack;
 pub mod prompt;

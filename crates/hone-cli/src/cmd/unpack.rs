@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anstream::{eprintln, println};
 use hone_core::diagnostic::Severity;
 use hone_core::library_settings::{library_acknowledgements, library_target, settings_root};
-use hone_core::pack::{self, ImportAction, ImportOptions, PackError, PlannedSkill};
+use hone_core::pack::{self, ImportAction, ImportOptions, PackError, PlannedSkill, well_known};
 use hone_core::rules::Target;
 use hone_core::security::{self, SkillSecurity, Verdict};
 
@@ -21,7 +21,8 @@ manifest. Skills are extracted beside DIR first and moved into place at the end.
 is scanned for security first (as `hone scan`); a pack with a dangerous skill is refused \
 unless --allow-dangerous is given, which names the findings it overrides.")]
 pub struct Args {
-    /// The pack: a .zip or .skill file.
+    /// The pack: a .zip or .skill file, or a local `.well-known` skills index
+    /// (index.json, read with the files it lists beside it; nothing is fetched).
     #[arg(value_name = "PACK")]
     pack: PathBuf,
     /// The folder to put the skills in (created if missing).
@@ -56,11 +57,39 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         limits: Default::default(),
         force: args.force,
     };
+    let is_index = args
+        .pack
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if is_index && args.dry_run {
+        anyhow::bail!("--dry-run reads packs; an index is checked whole when it is imported");
+    }
+    // An index's skills are staged as packs of one skill, so that they are
+    // scanned, and refused when dangerous, like a pack's.
+    let staged = if is_index {
+        match well_known::stage_index(&args.pack) {
+            Ok(staged) => Some(staged),
+            Err(err @ PackError::Rejected(_)) => {
+                eprintln!("hone: {err}");
+                return Ok(ExitCode::from(1));
+            }
+            Err(err) => return Err(err.into()),
+        }
+    } else {
+        None
+    };
     // The scan extracts the pack into a temporary folder with every check
     // of the import; a pack the import would reject is left to it to report.
     let destination_root = [args.output.clone()];
     let acks = library_acknowledgements(settings_root(&destination_root))?;
-    let verdicts = security::scan_pack(&args.pack, &acks).unwrap_or_default();
+    let verdicts: Vec<SkillSecurity> = match &staged {
+        Some(staged) => staged
+            .packs
+            .iter()
+            .flat_map(|(_, pack)| security::scan_pack(pack, &acks).unwrap_or_default())
+            .collect(),
+        None => security::scan_pack(&args.pack, &acks).unwrap_or_default(),
+    };
     let dangerous: Vec<&SkillSecurity> = verdicts
         .iter()
         .filter(|r| r.verdict == Verdict::Dangerous)
@@ -121,20 +150,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    match pack::import(&args.pack, &args.output, &options) {
-        Ok(report) => {
+    let imported = match &staged {
+        Some(staged) => well_known::import_staged(staged, &args.output, &options),
+        None => pack::import(&args.pack, &args.output, &options).map(|report| vec![report]),
+    };
+    match imported {
+        Ok(reports) => {
             if args.json {
-                let mut value = serde_json::to_value(&report)?;
+                // A pack's report as it always was; an index's, one per skill.
+                let mut value = match (&staged, reports.as_slice()) {
+                    (None, [report]) => serde_json::to_value(report)?,
+                    _ => serde_json::json!({ "imports": reports }),
+                };
                 value["security"] = serde_json::to_value(&verdicts)?;
                 println!("{}", serde_json::to_string_pretty(&value)?);
             } else {
-                let findings: Vec<_> = report
-                    .skills
-                    .iter()
-                    .flat_map(|s| s.findings.iter().cloned())
-                    .collect();
-                print_findings(&findings, Severity::Error);
-                print_skills(&report.skills, false);
+                for report in &reports {
+                    let findings: Vec<_> = report
+                        .skills
+                        .iter()
+                        .flat_map(|s| s.findings.iter().cloned())
+                        .collect();
+                    print_findings(&findings, Severity::Error);
+                    print_skills(&report.skills, false);
+                }
             }
             Ok(ExitCode::SUCCESS)
         }

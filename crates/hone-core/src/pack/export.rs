@@ -140,41 +140,13 @@ pub fn build(
     progress: &(dyn Fn(ExportProgress) + Sync),
 ) -> Result<BuiltPack, PackError> {
     let time = timestamp::zip_time(timestamp::resolve_epoch(options.epoch)?);
-    let collected = collect(inputs)?;
-    if options.format == PackFormat::Skill && collected.sources.len() != 1 {
-        return Err(PackError::SkillFormatNeedsOneSkill(collected.sources.len()));
-    }
-    let name = match &options.name {
-        Some(name) => name.clone(),
-        None if collected.sources.len() == 1 => collected.sources[0].skill.id.clone(),
-        None => collected.library_name.clone(),
-    };
-    if let Err((_, reason)) = names::check_component(&name) {
-        return Err(PackError::UnsafePackName { name, reason });
-    }
-    let version = options
-        .version
-        .clone()
-        .unwrap_or_else(|| "0.0.0".to_owned());
-
-    let planned: Vec<PlannedSkill> = collected
-        .sources
-        .into_par_iter()
-        .map(|source| plan_skill(source, options))
-        .collect();
-    let blocked: Vec<SkillFindings> = planned
-        .iter()
-        .filter(|p| p.findings.iter().any(|d| d.severity == Severity::Error))
-        .map(|p| SkillFindings {
-            name: p.skill.id.clone(),
-            dir: p.skill.dir.clone(),
-            findings: p.findings.clone(),
-        })
-        .collect();
-    if !blocked.is_empty() && !options.allow_errors {
-        return Err(PackError::Blocked(blocked));
-    }
-
+    let Plan {
+        name,
+        version,
+        skills: planned,
+        ignored,
+        problems,
+    } = plan(inputs, options, &|_| Vec::new())?;
     let files_total = planned.iter().map(|p| p.files.len()).sum();
     let bytes_total = planned.iter().flat_map(|p| &p.files).map(|f| f.size).sum();
     let files_done = AtomicUsize::new(0);
@@ -187,7 +159,8 @@ pub fn build(
     let compressed: Vec<Compressed> = jobs
         .into_par_iter()
         .map(|(skill, file)| {
-            let entry = compress(&planned[skill].skill.id, file, time)?;
+            let prefix = format!("{}/", planned[skill].skill.id);
+            let entry = compress(&prefix, file, time)?;
             let done = files_done.fetch_add(1, Ordering::Relaxed) + 1;
             let bytes = bytes_done.fetch_add(entry.size, Ordering::Relaxed) + entry.size;
             progress(ExportProgress {
@@ -218,10 +191,76 @@ pub fn build(
         entries,
         size: bytes.len() as u64,
         sha256: hex(&Sha256::digest(&bytes)),
-        ignored_skills: collected.ignored,
-        problems: collected.problems,
+        ignored_skills: ignored,
+        problems,
     };
     Ok(BuiltPack { bytes, report })
+}
+
+/// The skills of an export, their files chosen and their findings made, once
+/// the gate has let them through.
+pub(crate) struct Plan {
+    pub name: String,
+    pub version: String,
+    /// Sorted by name.
+    pub skills: Vec<PlannedSkill>,
+    pub ignored: Vec<PathBuf>,
+    pub problems: Vec<DiscoveryProblem>,
+}
+
+/// Collects the skills of `inputs`, selects their files and checks them for
+/// `options.target`, adding the findings of `extra_checks` (a format's own),
+/// and stops when any has an error-level finding unless errors are allowed.
+pub(crate) fn plan(
+    inputs: &[PathBuf],
+    options: &ExportOptions,
+    extra_checks: &(dyn Fn(&Skill) -> Vec<Diagnostic> + Sync),
+) -> Result<Plan, PackError> {
+    let collected = collect(inputs)?;
+    if options.format == PackFormat::Skill && collected.sources.len() != 1 {
+        return Err(PackError::SkillFormatNeedsOneSkill(collected.sources.len()));
+    }
+    let name = match &options.name {
+        Some(name) => name.clone(),
+        None if collected.sources.len() == 1 => collected.sources[0].skill.id.clone(),
+        None => collected.library_name.clone(),
+    };
+    if let Err((_, reason)) = names::check_component(&name) {
+        return Err(PackError::UnsafePackName { name, reason });
+    }
+    let version = options
+        .version
+        .clone()
+        .unwrap_or_else(|| "0.0.0".to_owned());
+
+    let planned: Vec<PlannedSkill> = collected
+        .sources
+        .into_par_iter()
+        .map(|source| {
+            let mut planned = plan_skill(source, options);
+            planned.findings.extend(extra_checks(&planned.skill));
+            planned
+        })
+        .collect();
+    let blocked: Vec<SkillFindings> = planned
+        .iter()
+        .filter(|p| p.findings.iter().any(|d| d.severity == Severity::Error))
+        .map(|p| SkillFindings {
+            name: p.skill.id.clone(),
+            dir: p.skill.dir.clone(),
+            findings: p.findings.clone(),
+        })
+        .collect();
+    if !blocked.is_empty() && !options.allow_errors {
+        return Err(PackError::Blocked(blocked));
+    }
+    Ok(Plan {
+        name,
+        version,
+        skills: planned,
+        ignored: collected.ignored,
+        problems: collected.problems,
+    })
 }
 
 /// A skill found under the inputs, with the `.honeignore` of its library.
@@ -371,17 +410,17 @@ fn canonical(path: &Path) -> PathBuf {
 }
 
 /// A file to pack and its size on disk.
-struct PlannedFile {
-    file: SelectedFile,
-    size: u64,
+pub(crate) struct PlannedFile {
+    pub file: SelectedFile,
+    pub size: u64,
 }
 
 /// A skill with its files chosen and its findings made.
-struct PlannedSkill {
-    skill: Skill,
-    files: Vec<PlannedFile>,
-    tokens: StageTokens,
-    findings: Vec<Diagnostic>,
+pub(crate) struct PlannedSkill {
+    pub skill: Skill,
+    pub files: Vec<PlannedFile>,
+    pub tokens: StageTokens,
+    pub findings: Vec<Diagnostic>,
 }
 
 fn plan_skill(source: Source, options: &ExportOptions) -> PlannedSkill {
@@ -469,10 +508,11 @@ fn entry_options(executable: bool, time: DateTime) -> SimpleFileOptions {
         .system(System::Unix)
 }
 
-fn compress(skill: &str, file: &PlannedFile, time: DateTime) -> Result<Compressed, PackError> {
+/// Compresses one file as the entry `{prefix}{path}`.
+fn compress(prefix: &str, file: &PlannedFile, time: DateTime) -> Result<Compressed, PackError> {
     let PlannedFile { file, .. } = file;
     let bytes = std::fs::read(&file.source).map_err(PackError::io(&file.source))?;
-    let zip_path = format!("{skill}/{}", file.path);
+    let zip_path = format!("{prefix}{}", file.path);
     let prepared =
         PreparedZipFile::from_data(&zip_path, entry_options(file.executable, time), &bytes)?;
     Ok(Compressed {
@@ -540,6 +580,20 @@ fn manifest(
         hone_version: env!("CARGO_PKG_VERSION").to_owned(),
         skills,
     }
+}
+
+/// One skill's files zipped with `SKILL.md` at the root, no folder around
+/// them: the archive a `.well-known` index points to. Canonical like a pack.
+pub(crate) fn zip_skill_at_root(
+    planned: &PlannedSkill,
+    time: DateTime,
+) -> Result<Vec<u8>, PackError> {
+    let compressed = planned
+        .files
+        .iter()
+        .map(|file| compress("", file, time))
+        .collect::<Result<Vec<_>, _>>()?;
+    write_zip(None, compressed, time)
 }
 
 /// Writes the zip: the manifest first, then every file in byte order of its

@@ -388,7 +388,7 @@ fn planned_skills(skills: &[PackedSkill], destination: &Path) -> Vec<PlannedSkil
 
 /// `path`, or its nearest ancestor that exists: where the staging folder goes,
 /// on the same file system as the destination so that moving is a rename.
-fn nearest_existing_ancestor(path: &Path) -> PathBuf {
+pub(crate) fn nearest_existing_ancestor(path: &Path) -> PathBuf {
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let start = absolute.parent().unwrap_or(&absolute);
     start

@@ -41,12 +41,18 @@
 
 mod export;
 mod import;
+pub mod install;
+pub mod lock;
 pub mod manifest;
 mod names;
+pub mod plugin;
 mod reader;
 pub(crate) mod rules;
 pub mod select;
 pub mod timestamp;
+mod tree;
+pub mod version;
+pub mod well_known;
 
 use std::path::PathBuf;
 
@@ -227,6 +233,36 @@ pub enum PackError {
         destination: PathBuf,
         names: Vec<String>,
     },
+    #[error("{} already exists and is not empty; nothing was written (--force replaces it)", .0.display())]
+    FolderExists(PathBuf),
+    #[error("the manifest cannot be written:\n  {}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n  "))]
+    Manifest(Vec<ManifestProblem>),
+    #[error(transparent)]
+    Settings(#[from] crate::library_settings::SettingsError),
+}
+
+/// Something in a library's `package` settings (or the options given) that
+/// would make a plugin or marketplace manifest the client refuses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ManifestProblem {
+    /// The file the value comes from, when it comes from one.
+    pub path: Option<PathBuf>,
+    /// 1-based line of the key in that file, when it is found there.
+    pub line: Option<usize>,
+    /// The key, as a JSON path (`package.author.name`).
+    pub key: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for ManifestProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (&self.path, self.line) {
+            (Some(path), Some(line)) => write!(f, "{}:{line}: ", path.display())?,
+            (Some(path), None) => write!(f, "{}: ", path.display())?,
+            _ => {}
+        }
+        write!(f, "`{}`: {}", self.key, self.message)
+    }
 }
 
 impl PackError {

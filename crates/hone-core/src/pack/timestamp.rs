@@ -60,7 +60,7 @@ fn latest() -> DateTime {
 /// The proleptic Gregorian date of a day count since 1970-01-01, by the
 /// era decomposition (400-year cycles of 146,097 days) that avoids any
 /// table or loop.
-fn civil_from_days(days: i64) -> (i64, u8, u8) {
+pub(crate) fn civil_from_days(days: i64) -> (i64, u8, u8) {
     let shifted = days + 719_468; // days since 0000-03-01
     let era = shifted.div_euclid(146_097);
     let day_of_era = shifted.rem_euclid(146_097);

@@ -149,7 +149,8 @@ impl Rule {
             | Rule::PackUnsafeName
             | Rule::PackCaseCollision
             | Rule::PackSpecialFile
-            | Rule::PackBadIgnoreFile => Origin::Pack,
+            | Rule::PackBadIgnoreFile
+            | Rule::PluginRefused => Origin::Pack,
             _ => Origin::Check,
         }
     }
@@ -385,6 +386,9 @@ rules! {
     PackBadIgnoreFile = "HP006", "pack-bad-ignore-file", Warning, EVERY, FixAvailability::None,
         "a `.honeignore` pattern does not parse",
         crate::pack::rules::pack_bad_ignore_file::DOC;
+    PluginRefused = "HP007", "plugin-refused", Error, EVERY, FixAvailability::None,
+        "`claude plugin validate` refuses the skill's frontmatter",
+        crate::pack::rules::plugin_refused::DOC;
 }
 
 #[cfg(test)]

@@ -7,3 +7,4 @@ pub(crate) mod pack_special_file;
 pub(crate) mod pack_symlink_outside;
 pub(crate) mod pack_unreadable;
 pub(crate) mod pack_unsafe_name;
+pub(crate) mod plugin_refused;
