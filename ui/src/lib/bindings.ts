@@ -650,7 +650,9 @@ export type Explanation = {
 	kind: "hybrid",
 } & HybridExplanation | {
 	kind: "agent",
-} & AgentExplanation;
+} & AgentExplanation | {
+	kind: "retrieval",
+} & RetrievalExplanation;
 
 /**  The result of an export: written, or refused for findings at error level. */
 export type ExportOutcome = { kind: "written"; report: ExportReport } | { kind: "blocked"; skills: BlockedSkill[] };
@@ -1292,6 +1294,32 @@ export type ResourceView = {
 	size: number,
 	is_text: boolean,
 	tokens: number | null,
+};
+
+/**
+ *  Retrieval-view evidence: how the whole skill matched (filled in by
+ *  [`retrieval::RetrievalRanker`]).
+ */
+export type RetrievalExplanation = {
+	/**  The listing BM25's evidence, when the skill was among its matches. */
+	keyword: KeywordExplanation | null,
+	/**
+	 *  Cosine of the request and the listing's routing text (0 without a
+	 *  model).
+	 */
+	description_similarity: number,
+	/**  The heading of the body section closest to the request. */
+	section: string | null,
+	/**  Its cosine with the request. */
+	section_similarity: number,
+	/**  BM25F over the whole skill, in units of one distinctive word. */
+	body_evidence: number,
+	/**  The listing BM25's confidence (0 when it did not rank the skill). */
+	keyword_confidence: number,
+	/**  Late interaction with the routing text, for the re-ranked skills. */
+	token_match: number,
+	/**  How the score was fused. */
+	formula: string,
 };
 
 /**
