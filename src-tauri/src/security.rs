@@ -18,7 +18,6 @@ use serde::Serialize;
 use tauri::{AppHandle, Manager};
 
 use crate::commands::{AppState, CommandResult, blocking};
-use crate::engine;
 use crate::session::{Session, display};
 
 /// What to do with a skill before installing or serving it (the engine's
@@ -165,8 +164,7 @@ pub fn library_report(session: &Session) -> LibrarySecurity {
         Ok(acks) => (acks, None),
         Err(e) => (Vec::new(), Some(e.to_string())),
     };
-    let reports =
-        engine::background_pool().install(|| security::scan_library(session.library(), &acks));
+    let reports = scan_at_idle_priority(session.library(), &acks);
     let skills: Vec<SkillSecurity> = reports.into_iter().map(skill_view).collect();
     LibrarySecurity {
         generation: session.generation(),
@@ -174,6 +172,45 @@ pub fn library_report(session: &Session) -> LibrarySecurity {
         skills,
         problem,
     }
+}
+
+/// `library` scanned on a thread of its own at the lowest priority. A scan
+/// reads every file of every skill (about a minute of a core for the shared
+/// corpus of 1,821 skills), so it must not hold the background pool, which
+/// the library's findings and the stage chart wait on, nor take the core the
+/// web view draws on: it uses what they leave.
+fn scan_at_idle_priority(
+    library: &hone_core::library::Library,
+    acks: &[security::Acknowledgement],
+) -> Vec<security::SkillSecurity> {
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                // Linux keeps a nice value per thread; the pool's thread,
+                // started from this one, inherits it. Failing to lower it
+                // only costs responsiveness.
+                #[cfg(unix)]
+                let _ = rustix::process::nice(19);
+                match rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .thread_name(|_| "hone-security".into())
+                    .build()
+                {
+                    Ok(pool) => pool.install(|| security::scan_library(library, acks)),
+                    Err(_) => {
+                        let names: Vec<&str> =
+                            library.skills.iter().map(|s| s.id.as_str()).collect();
+                        library
+                            .skills
+                            .iter()
+                            .map(|skill| security::scan_skill(skill, &names, acks))
+                            .collect()
+                    }
+                }
+            })
+            .join()
+            .unwrap_or_default()
+    })
 }
 
 /// The engine's report of one skill as the window reads it.
