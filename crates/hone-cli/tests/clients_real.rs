@@ -249,6 +249,12 @@ fn claude_code_runs() -> Vec<Run> {
         ".claude/skills/zz-user-last",
         &fm("zz-user-last", "Sorted with the user skills."),
     ));
+    // A project skill with a built-in's name: the client drops its own.
+    edge.push(skill(
+        false,
+        ".claude/skills/init",
+        &fm("init", "Sets up our team's project skeleton."),
+    ));
     runs.push(Run {
         name: "claude-code-edge-cases",
         client: Client::ClaudeCode,
@@ -256,7 +262,7 @@ fn claude_code_runs() -> Vec<Run> {
         vars: vec![],
         cwd: "",
         files: edge,
-        cases: cases + 3,
+        cases: cases + 4,
     });
 
     // Settings: overrides, the description cap, and an alias that names another skill.

@@ -484,7 +484,13 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Prediction
         });
     }
     let authored = entries.len();
-    for builtin in builtins() {
+    // A skill of the author's with a built-in's name takes its place: the
+    // client lists the author's and drops its own (seen with `init`).
+    let shown_builtins: Vec<&Builtin> = builtins()
+        .iter()
+        .filter(|b| !names.contains(b.name.as_str()))
+        .collect();
+    for builtin in &shown_builtins {
         let description = cut(&builtin.description, settings.max_desc_chars);
         bare_texts.push(format!("- {}", builtin.name));
         entries.push(Entry {
@@ -516,7 +522,7 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Prediction
             .unwrap_or(0.0);
         let scores = usage_scores(env, now);
         let fixed_set: Vec<bool> = (0..entries.len())
-            .map(|i| entries[i].bare || i >= authored && !builtins()[i - authored].budgeted)
+            .map(|i| entries[i].bare || i >= authored && !shown_builtins[i - authored].budgeted)
             .collect();
         let fixed = |i: usize| fixed_set[i];
         let floor: u64 = (0..entries.len())
@@ -636,5 +642,29 @@ mod tests {
         assert_eq!(builtins().len(), 13);
         assert!(builtins().iter().all(|b| !b.description.is_empty()));
         assert_eq!(builtins().iter().filter(|b| b.budgeted).count(), 1);
+    }
+
+    #[test]
+    fn a_skill_named_like_a_built_in_takes_its_place() {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = tmp.path().join("p");
+        let skill = project.join(".claude/skills/init/SKILL.md");
+        std::fs::create_dir_all(skill.parent().unwrap()).unwrap();
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        std::fs::write(
+            &skill,
+            "---\nname: init\ndescription: Sets up our project skeleton.\n---\nbody\n",
+        )
+        .unwrap();
+        let env = super::super::Environment::with_home(&tmp.path().join("home"));
+        let prediction = predict(&project, &env, None);
+        let inits: Vec<&Entry> = prediction
+            .entries
+            .iter()
+            .filter(|e| e.name == "init")
+            .collect();
+        assert_eq!(inits.len(), 1, "{:#?}", prediction.entries);
+        assert!(!inits[0].builtin);
+        assert_eq!(prediction.entries.len(), 13);
     }
 }

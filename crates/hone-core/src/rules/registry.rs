@@ -278,6 +278,9 @@ rules! {
     DescriptionFromBody = "HS207", "description-from-body", Warning, &[Target::ClaudeCode], FixAvailability::None,
         "no `description`: Claude Code lists the body's first paragraph instead",
         super::description::description_from_body::DOC;
+    BuiltinOverlap = "HS208", "builtin-overlap", Warning, &[Target::ClaudeCode], FixAvailability::None,
+        "the description says what one of Claude Code's built-in skills says",
+        super::description::builtin_overlap::DOC;
     FieldType = "HS301", "field-type", Error, EVERY, FixAvailability::Sometimes(FixSafety::Safe),
         "a known field has a value of the wrong type",
         super::fields::field_type::DOC;

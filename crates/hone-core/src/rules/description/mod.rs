@@ -1,9 +1,10 @@
-//! `HS201`–`HS207`: the `description`, the only text an agent sees when it
+//! `HS201`–`HS208`: the `description`, the only text an agent sees when it
 //! decides whether to load a skill. It must exist, fit the limits, and say
 //! *when* to use the skill in words a real request would share. Each rule
 //! is checked in its own module; this one reads the value once and calls
 //! them in code order.
 
+pub(crate) mod builtin_overlap;
 pub(crate) mod description_empty;
 pub(crate) mod description_from_body;
 pub(crate) mod description_missing;
@@ -54,6 +55,9 @@ pub(super) fn check(checker: &mut Checker) {
     }
     if checker.enabled(Rule::GenericTrigger) {
         generic_trigger::check(checker, value, when_to_use);
+    }
+    if checker.enabled(Rule::BuiltinOverlap) {
+        builtin_overlap::check(checker, value, text, when_text);
     }
 }
 
