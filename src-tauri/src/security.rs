@@ -175,10 +175,10 @@ pub fn library_report(session: &Session) -> LibrarySecurity {
 }
 
 /// `library` scanned on a thread of its own at the lowest priority. A scan
-/// reads every file of every skill (about a minute of a core for the shared
-/// corpus of 1,821 skills), so it must not hold the background pool, which
-/// the library's findings and the stage chart wait on, nor take the core the
-/// web view draws on: it uses what they leave.
+/// reads every file of every skill (some fifteen seconds of a core for the
+/// shared corpus of 1,821 skills), so it must not hold the background pool,
+/// which the library's findings and the stage chart wait on, nor take the
+/// core the web view draws on: it uses what they leave.
 fn scan_at_idle_priority(
     library: &hone_core::library::Library,
     acks: &[security::Acknowledgement],

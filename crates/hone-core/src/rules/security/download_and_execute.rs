@@ -182,9 +182,9 @@ fn fetched_binaries(code: Code, hits: &mut Vec<Hit>) {
         }
         let rest = &code.text[file.end()..];
         let escaped = regex::escape(name);
-        let runs = regex::Regex::new(&format!(
+        let runs = regex::Regex::new(&super::ascii_boundaries(&format!(
             r"(chmod\s+[+0-7a-z]*x[^\n]*{escaped}|(\./|/|\b(sh|bash|zsh|python[0-9.]*|node|perl|ruby|pwsh|powershell|start-process|sudo|source)\s+(-\S+\s+)*)\S*{escaped}\b)"
-        ));
+        )));
         let Ok(runs) = runs else { continue };
         let Some(run) = runs.find(rest) else { continue };
         // Archives unpacked and data files read are not run.

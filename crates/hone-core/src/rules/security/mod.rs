@@ -21,11 +21,12 @@ pub(crate) mod secret_exfiltration;
 use std::ops::Range;
 
 /// A case-insensitive pattern compiled once; the patterns are constants,
-/// held to compiling by `patterns_compile` below.
+/// held to compiling by `patterns_compile` below. Word boundaries are ASCII
+/// ones (see [`ascii_boundaries`]).
 macro_rules! pattern {
     ($vis:vis $name:ident, $re:expr) => {
         $vis static $name: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-            regex::RegexBuilder::new($re)
+            regex::RegexBuilder::new(&$crate::rules::security::ascii_boundaries($re))
                 .case_insensitive(true)
                 .build()
                 .expect("a constant pattern")
@@ -33,6 +34,16 @@ macro_rules! pattern {
     };
 }
 pub(crate) use pattern;
+
+/// `pattern` with each `\b` an ASCII word boundary. The regex engine's fast
+/// automata cannot answer a Unicode word boundary on text that holds
+/// non-ASCII characters and fall back to a far slower one: with Unicode
+/// boundaries, the instruction patterns alone took 0.66 s over a 1.3 MB
+/// skill of mostly English text with a few such characters. The keywords
+/// the rules look for are ASCII, so an ASCII boundary finds the same words.
+pub(crate) fn ascii_boundaries(pattern: &str) -> String {
+    pattern.replace(r"\b", r"(?-u:\b)")
+}
 
 /// The logical lines of `code` (a line ending in `\` goes on), with their
 /// ranges in `code`.

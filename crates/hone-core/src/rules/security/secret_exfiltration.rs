@@ -206,9 +206,12 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
                         .map(|_| v)
                 })
                 .and_then(|v| {
-                    regex::Regex::new(&format!(r"\b{}\.\w+", regex::escape(v)))
-                        .ok()?
-                        .find(line)
+                    regex::Regex::new(&super::ascii_boundaries(&format!(
+                        r"\b{}\.\w+",
+                        regex::escape(v)
+                    )))
+                    .ok()?
+                    .find(line)
                 })
         });
         any_sink |= sink.is_some();
