@@ -146,7 +146,12 @@ fn scratch_copy(dir: &Path, env: &Environment, client: Client) -> anyhow::Result
         for folder in client.skill_folders(scope) {
             let from = base.join(folder);
             if from.is_dir() {
-                capture::copy_tree(&from, &target.join(folder))?;
+                capture::copy_tree(
+                    &from,
+                    &target.join(folder),
+                    capture::Links::Follow,
+                    u64::MAX,
+                )?;
             }
         }
     }

@@ -26,6 +26,7 @@ use super::http::excerpt;
 use super::listing::{Listing, SKILL_TOOL};
 use super::providers::skill_argument;
 use super::{AgentError, Answer, Cancel, Choice, Provider, Usage};
+use crate::clients::capture::{Links, copy_tree};
 use crate::tokens::Tokenizer;
 
 /// The environment variable naming the `claude` executable.
@@ -209,28 +210,16 @@ fn make_project(listing: &Listing) -> std::io::Result<tempfile::TempDir> {
         let Some(folder) = skill.dir.file_name() else {
             continue;
         };
-        copy_tree(&skill.dir, &skills.join(folder))?;
+        // Links are not followed: the scratch project must not reach
+        // outside the library.
+        copy_tree(
+            &skill.dir,
+            &skills.join(folder),
+            Links::Skip,
+            MAX_COPIED_FILE_BYTES,
+        )?;
     }
     Ok(project)
-}
-
-/// Copies a skill folder's regular files (links are not followed: the
-/// scratch project must not reach outside the library).
-fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
-    for entry in walkdir::WalkDir::new(from).follow_links(false) {
-        let entry = entry.map_err(std::io::Error::other)?;
-        let relative = entry
-            .path()
-            .strip_prefix(from)
-            .map_err(std::io::Error::other)?;
-        let target = to.join(relative);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target)?;
-        } else if entry.file_type().is_file() && entry.metadata()?.len() <= MAX_COPIED_FILE_BYTES {
-            std::fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
 }
 
 /// What a stream-json transcript said, as far as it went.

@@ -439,9 +439,19 @@ pub(crate) fn text_between(body: &Value, start: &str, end: &str) -> Option<Strin
     })
 }
 
-/// Copies `from` into `to`, following links (a skill folder may be one).
-pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
-    for entry in walkdir::WalkDir::new(from).follow_links(true) {
+/// Whether [`copy_tree`] reads a link as what it points to or leaves it out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Links {
+    /// A client's folders as the client reads them (a skill folder may be a link).
+    Follow,
+    /// A scratch copy that must not reach outside the folder copied.
+    Skip,
+}
+
+/// Copies the folders and regular files of `from` into `to`, leaving out
+/// files over `max_file_bytes` and, unless `links` follows them, links.
+pub fn copy_tree(from: &Path, to: &Path, links: Links, max_file_bytes: u64) -> std::io::Result<()> {
+    for entry in walkdir::WalkDir::new(from).follow_links(links == Links::Follow) {
         let entry = entry.map_err(std::io::Error::other)?;
         let relative = entry
             .path()
@@ -450,7 +460,7 @@ pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
         let target = to.join(relative);
         if entry.file_type().is_dir() {
             std::fs::create_dir_all(&target)?;
-        } else {
+        } else if entry.file_type().is_file() && entry.metadata()?.len() <= max_file_bytes {
             if let Some(parent) = target.parent() {
                 std::fs::create_dir_all(parent)?;
             }
