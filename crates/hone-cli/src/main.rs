@@ -42,6 +42,8 @@ enum Command {
     Search(cmd::search::Args),
     /// Run routing eval suites against a library and gate on the metrics.
     Eval(cmd::eval::Args),
+    /// Does the skill help? Task evals through the real agent, with and without the skill.
+    Bench(cmd::bench::Args),
     /// Install or list embedding models for semantic ranking.
     Model(cmd::model::Args),
     /// Export skills as a reproducible zip pack, or verify one.
@@ -82,6 +84,7 @@ fn main() -> ExitCode {
         Command::Prompt(args) => cmd::prompt::run(args),
         Command::Search(args) => cmd::search::run(args),
         Command::Eval(args) => cmd::eval::run(args),
+        Command::Bench(args) => cmd::bench::run(args),
         Command::Model(args) => cmd::model::run(args),
         Command::Pack(args) => cmd::pack::run(args),
         Command::Unpack(args) => cmd::unpack::run(args),

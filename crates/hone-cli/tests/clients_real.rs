@@ -774,6 +774,7 @@ fn run_one(run: &Run) -> Outcome {
             .map(|(n, v)| (n.to_string(), v.clone()))
             .collect(),
         timeout_secs: 150,
+        task: None,
     };
     let isolation = Isolation::Namespace {
         reexec: vec![

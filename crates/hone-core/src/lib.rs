@@ -23,6 +23,7 @@
 //! ```
 
 pub mod agent;
+pub mod bench;
 pub mod catalog;
 pub mod check_cache;
 pub mod clients;

@@ -239,6 +239,7 @@ pub fn plan_for(
             .filter_map(|name| env.var(name).map(|v| (name.to_string(), v.to_string())))
             .collect(),
         timeout_secs: timeout,
+        task: None,
     }
 }
 

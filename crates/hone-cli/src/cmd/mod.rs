@@ -1,6 +1,7 @@
 //! One module per subcommand: its arguments and its `run`.
 
 pub(crate) mod agent;
+pub mod bench;
 pub mod check;
 pub mod clients;
 pub mod eval;

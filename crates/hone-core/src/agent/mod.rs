@@ -39,7 +39,7 @@
 pub mod cache;
 pub mod claude_code;
 pub mod cost;
-mod http;
+pub(crate) mod http;
 pub mod listing;
 pub mod local;
 pub mod providers;

@@ -21,7 +21,7 @@ pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
 /// OpenAI's API.
 pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
 /// The Messages API version sent.
-const ANTHROPIC_VERSION: &str = "2023-06-01";
+pub(crate) const ANTHROPIC_VERSION: &str = "2023-06-01";
 /// Room for a short preamble and the tool call.
 const MAX_OUTPUT_TOKENS: u32 = 256;
 
@@ -34,7 +34,7 @@ impl Secret {
         Secret(value.into())
     }
 
-    fn expose(&self) -> &str {
+    pub(crate) fn expose(&self) -> &str {
         &self.0
     }
 }

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::script::Script;
 use super::standin::{Recorded, StandIn};
 use super::{Client, claude_code};
 
@@ -100,6 +101,44 @@ pub struct Plan {
     /// `SLASH_COMMAND_TOOL_CHAR_BUDGET`).
     pub vars: Vec<(String, String)>,
     pub timeout_secs: u64,
+    /// A task to do instead of the one-word prompt that shows the listing.
+    #[serde(default)]
+    pub task: Option<Task>,
+}
+
+/// A task for the client: the prompt, and who plays the model.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Task {
+    pub prompt: String,
+    /// The scripted model the stand-in plays; `None` runs the client against
+    /// its live provider (no stand-in, no namespace), with the keys of
+    /// [`live_key_vars`] passed on from this process.
+    pub script: Option<Script>,
+    /// Tools the client may use without asking, in its own syntax.
+    pub allowed_tools: Vec<String>,
+    pub max_turns: u32,
+}
+
+impl Plan {
+    fn is_live(&self) -> bool {
+        self.task.as_ref().is_some_and(|task| task.script.is_none())
+    }
+}
+
+/// The variables a live run passes on from this process: the client's
+/// provider keys and login, and nothing else of the user's environment.
+pub fn live_key_vars(client: Client) -> &'static [&'static str] {
+    match client {
+        Client::ClaudeCode => &[
+            "ANTHROPIC_API_KEY",
+            "CLAUDE_CODE_OAUTH_TOKEN",
+            "ANTHROPIC_BASE_URL",
+        ],
+        Client::Codex => &["OPENAI_API_KEY", "OPENAI_BASE_URL"],
+        Client::Gemini => &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+        Client::Opencode => &["ANTHROPIC_API_KEY", "OPENAI_API_KEY"],
+        Client::Copilot => &["COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"],
+    }
 }
 
 /// What a run saw.
@@ -114,6 +153,9 @@ pub struct Captured {
     pub seconds: f64,
     /// Whether the run had a network namespace with loopback only.
     pub isolated: bool,
+    /// The client's standard output, kept for a task (its transcript).
+    #[serde(default)]
+    pub stdout: String,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -148,6 +190,10 @@ pub fn run(plan: &Plan, isolation: &Isolation) -> Result<Captured, CaptureError>
     let Isolation::Namespace { reexec } = isolation else {
         return run_here(plan, false);
     };
+    // A live run needs the provider's network.
+    if plan.is_live() {
+        return run_here(plan, false);
+    }
     if !namespaces_available() {
         return run_here(plan, false);
     }
@@ -230,9 +276,29 @@ pub fn run_here(plan: &Plan, isolated: bool) -> Result<Captured, CaptureError> {
     if isolated {
         bring_up_loopback();
     }
-    let standin = StandIn::start().map_err(CaptureError::StandIn)?;
-    let base = format!("http://127.0.0.1:{}", standin.port);
-    let (args, vars) = client_invocation(plan, &base).map_err(CaptureError::Scratch)?;
+    let client = plan.installed.client;
+    let standin = if plan.is_live() {
+        None
+    } else {
+        let script = plan
+            .task
+            .as_ref()
+            .and_then(|task| task.script.clone())
+            .map(|script| (client, script));
+        Some(StandIn::start_with(script).map_err(CaptureError::StandIn)?)
+    };
+    let base = standin
+        .as_ref()
+        .map(|standin| format!("http://127.0.0.1:{}", standin.port));
+    let (args, mut vars) =
+        client_invocation(plan, base.as_deref()).map_err(CaptureError::Scratch)?;
+    if plan.is_live() {
+        for name in live_key_vars(client) {
+            if let Some(value) = std::env::var_os(name) {
+                vars.push((name.to_string(), value.to_string_lossy().into_owned()));
+            }
+        }
+    }
     let (program, leading) = plan
         .installed
         .command
@@ -252,7 +318,11 @@ pub fn run_here(plan: &Plan, isolated: bool) -> Result<Captured, CaptureError> {
         .env("XDG_STATE_HOME", plan.home.join(".local/state"))
         .env("PWD", &plan.project)
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
+        .stdout(if plan.task.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stderr(Stdio::piped());
     for (name, value) in vars.iter().chain(&plan.vars) {
         command.env(name, value);
@@ -262,14 +332,8 @@ pub fn run_here(plan: &Plan, isolated: bool) -> Result<Captured, CaptureError> {
         program: program.display().to_string(),
         error,
     })?;
-    let stderr = child.stderr.take();
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        if let Some(mut stderr) = stderr {
-            let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
-        }
-        text
-    });
+    let stderr = read_in_background(child.stderr.take());
+    let stdout = read_in_background(child.stdout.take());
     let deadline = Duration::from_secs(plan.timeout_secs.max(1));
     let status = loop {
         match child.try_wait() {
@@ -283,13 +347,14 @@ pub fn run_here(plan: &Plan, isolated: bool) -> Result<Captured, CaptureError> {
             Err(err) => break format!("lost: {err}"),
         }
     };
-    let stderr = reader.join().unwrap_or_default();
+    let stderr = stderr.join().unwrap_or_default();
+    let stdout = stdout.join().unwrap_or_default();
     let tail: String = {
         let chars: Vec<char> = stderr.chars().collect();
         chars[chars.len().saturating_sub(2000)..].iter().collect()
     };
-    let requests = standin.recorded();
-    let listing = extract_listing(plan.installed.client, &requests);
+    let requests = standin.map(|s| s.recorded()).unwrap_or_default();
+    let listing = extract_listing(client, &requests);
     Ok(Captured {
         requests,
         listing,
@@ -297,6 +362,21 @@ pub fn run_here(plan: &Plan, isolated: bool) -> Result<Captured, CaptureError> {
         stderr_tail: tail,
         seconds: started.elapsed().as_secs_f64(),
         isolated,
+        stdout,
+    })
+}
+
+/// Reads a child's pipe to the end on a thread of its own, so that neither
+/// pipe can fill and stall the child.
+fn read_in_background(
+    pipe: Option<impl std::io::Read + Send + 'static>,
+) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(mut pipe) = pipe {
+            let _ = pipe.read_to_end(&mut bytes);
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
     })
 }
 
@@ -306,20 +386,36 @@ type Invocation = (Vec<String>, Vec<(String, String)>);
 /// The arguments and variables that start the client headless against the
 /// stand-in at `base`, writing whatever config file the client needs into
 /// the scratch home.
-fn client_invocation(plan: &Plan, base: &str) -> std::io::Result<Invocation> {
+fn client_invocation(plan: &Plan, base: Option<&str>) -> std::io::Result<Invocation> {
+    let prompt = plan
+        .task
+        .as_ref()
+        .map_or("hello", |task| task.prompt.as_str());
+    // A live run keeps the client's own provider; the placeholder is never sent.
+    let base = base.unwrap_or("");
+    let live = base.is_empty();
     let mut args: Vec<String> = Vec::new();
     let mut vars: Vec<(String, String)> = Vec::new();
     let mut var = |name: &str, value: &str| vars.push((name.to_string(), value.to_string()));
     match plan.installed.client {
         Client::ClaudeCode => {
             args.extend(
-                ["-p", "hello", "--output-format", "stream-json", "--verbose"].map(String::from),
+                ["-p", prompt, "--output-format", "stream-json", "--verbose"].map(String::from),
             );
             if let Some(model) = &plan.model {
                 args.extend(["--model".to_string(), model.clone()]);
             }
-            var("ANTHROPIC_BASE_URL", base);
-            var("ANTHROPIC_API_KEY", "sk-hone-loopback");
+            if let Some(task) = &plan.task {
+                args.extend(["--max-turns".to_string(), task.max_turns.to_string()]);
+                if !task.allowed_tools.is_empty() {
+                    args.push("--allowedTools".to_string());
+                    args.extend(task.allowed_tools.iter().cloned());
+                }
+            }
+            if !live {
+                var("ANTHROPIC_BASE_URL", base);
+                var("ANTHROPIC_API_KEY", "sk-hone-loopback");
+            }
             var("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
             var("DISABLE_TELEMETRY", "1");
             var("DISABLE_AUTOUPDATER", "1");
@@ -332,7 +428,7 @@ fn client_invocation(plan: &Plan, base: &str) -> std::io::Result<Invocation> {
                 "model_provider = \"hone\"\nmodel = \"{model}\"\n[model_providers.hone]\nname = \"hone\"\nbase_url = \"{base}/v1\"\nwire_api = \"responses\"\nenv_key = \"HONE_LOOPBACK_KEY\"\n[analytics]\nenabled = false\n"
             );
             write_if_absent(&codex_home.join("config.toml"), &config)?;
-            args.extend(["exec", "--skip-git-repo-check", "hello"].map(String::from));
+            args.extend(["exec", "--skip-git-repo-check", prompt].map(String::from));
             var("CODEX_HOME", &codex_home.display().to_string());
             var("HONE_LOOPBACK_KEY", "sk-hone-loopback");
         }
@@ -340,7 +436,7 @@ fn client_invocation(plan: &Plan, base: &str) -> std::io::Result<Invocation> {
             let settings = r#"{"security":{"auth":{"selectedType":"gemini-api-key"},"folderTrust":{"enabled":false}},"general":{"enableAutoUpdate":false,"enableAutoUpdateNotification":false,"disableAutoUpdate":true,"disableUpdateNag":true},"telemetry":{"enabled":false},"privacy":{"usageStatisticsEnabled":false},"ui":{"hideTips":true}}"#;
             std::fs::create_dir_all(plan.home.join(".gemini"))?;
             write_if_absent(&plan.home.join(".gemini/settings.json"), settings)?;
-            args.extend(["-p", "hello", "--output-format", "json"].map(String::from));
+            args.extend(["-p", prompt, "--output-format", "json"].map(String::from));
             if let Some(model) = &plan.model {
                 args.extend(["-m".to_string(), model.clone()]);
             }
@@ -363,7 +459,7 @@ fn client_invocation(plan: &Plan, base: &str) -> std::io::Result<Invocation> {
             let dir = plan.home.join(".config/opencode");
             std::fs::create_dir_all(&dir)?;
             write_if_absent(&dir.join("opencode.json"), &config.to_string())?;
-            args.extend(["run", "hello"].map(String::from));
+            args.extend(["run", prompt].map(String::from));
             var("OPENCODE_DISABLE_MODELS_FETCH", "1");
             var("OPENCODE_DISABLE_AUTOUPDATE", "1");
         }
@@ -371,7 +467,7 @@ fn client_invocation(plan: &Plan, base: &str) -> std::io::Result<Invocation> {
             args.extend(
                 [
                     "-p",
-                    "hello",
+                    prompt,
                     "--output-format",
                     "json",
                     "--no-auto-update",

@@ -15,6 +15,7 @@ mod frontmatter;
 pub mod gemini;
 pub mod opencode;
 pub mod prediction;
+pub mod script;
 pub mod standin;
 
 use std::path::{Path, PathBuf};

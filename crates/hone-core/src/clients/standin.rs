@@ -17,6 +17,12 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use super::Client;
+use super::script::Script;
+
+/// The script a stand-in plays for one client's agent loop.
+type Scripted = Arc<(Client, Script)>;
+
 /// One request the client sent.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Recorded {
@@ -40,6 +46,13 @@ impl StandIn {
     /// Listens on a free loopback port; each connection is answered on a
     /// thread of its own.
     pub fn start() -> std::io::Result<StandIn> {
+        StandIn::start_with(None)
+    }
+
+    /// A stand-in that answers the agent loop's turns from `script` (see
+    /// [`super::script`]) and everything else as [`StandIn::start`] does.
+    pub fn start_with(script: Option<(Client, Script)>) -> std::io::Result<StandIn> {
+        let script: Option<Scripted> = script.map(Arc::new);
         let listener = TcpListener::bind(("127.0.0.1", 0))?;
         let port = listener.local_addr()?.port();
         let recorded = Arc::new(Mutex::new(Vec::new()));
@@ -47,9 +60,10 @@ impl StandIn {
         let accept = std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let sink = Arc::clone(&sink);
+                let script = script.clone();
                 std::thread::spawn(move || {
                     // A client that breaks a connection only loses its answer.
-                    let _ = serve(stream, &sink);
+                    let _ = serve(stream, &sink, script.as_deref());
                 });
             }
         });
@@ -66,7 +80,11 @@ impl StandIn {
     }
 }
 
-fn serve(stream: TcpStream, sink: &Mutex<Vec<Recorded>>) -> std::io::Result<()> {
+fn serve(
+    stream: TcpStream,
+    sink: &Mutex<Vec<Recorded>>,
+    script: Option<&(Client, Script)>,
+) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
@@ -98,7 +116,9 @@ fn serve(stream: TcpStream, sink: &Mutex<Vec<Recorded>>) -> std::io::Result<()> 
         body
     };
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let answer = answer(&method, &path, &body);
+    let answer = script
+        .and_then(|(client, script)| script.answer(*client, &body))
+        .unwrap_or_else(|| answer(&method, &path, &body));
     if let Ok(mut sink) = sink.lock() {
         sink.push(Recorded { method, path, body });
     }

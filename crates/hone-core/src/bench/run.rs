@@ -1,0 +1,744 @@
+//! The runner: every case, in every arm, k times, through the real agent.
+//!
+//! Each run gets a fresh scratch workspace (the case's fixtures and files)
+//! and a scratch `$HOME`; the arm's skills are planted in the agent's
+//! project skills folder, so the agent sees exactly them. The agent runs
+//! through [`crate::clients::capture`], the same mechanism that checks the
+//! client profiles: against a scripted stand-in inside a network namespace
+//! with loopback only (`--scripted`), or against its live provider.
+//!
+//! Runs go `jobs` at a time. A run that ends without the agent's own end
+//! record is retried with backoff. A cancelled benchmark keeps its finished
+//! runs; so does one stopped by its cost ceiling, which is checked before
+//! each run starts. Every finished run is cached by agent, model, the arm's
+//! content, the case and the run's number, so a rerun pays only for what
+//! changed, and cache folders from several machines merge by copying.
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::grade::{self, Graded, RunView};
+use super::judge::Judge;
+use super::suite::{TaskCase, TaskSuite};
+use super::transcript::Transcript;
+use crate::agent::{Cancel, PriceTable, Usage};
+use crate::clients::capture::{self, Installed, Isolation, Links, Plan, Task};
+use crate::clients::script::{self, Script};
+use crate::clients::{Client, Scope};
+
+/// Largest file planted or copied into a workspace.
+const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Which skills an arm runs with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case")]
+pub enum ArmSpec {
+    /// The skill under test.
+    With,
+    /// No skill.
+    Without,
+    /// The skill under test at a git revision (`git:REV`).
+    Git(String),
+    /// A pinned copy of the skill (`path:DIR`).
+    Path(PathBuf),
+    /// Another skill of the library instead (`skill:NAME`).
+    Skill(String),
+}
+
+impl ArmSpec {
+    /// `with`, `without`, `git:REV`, `path:DIR` or `skill:NAME`.
+    pub fn parse(text: &str) -> Result<ArmSpec, String> {
+        match text.split_once(':') {
+            None if text == "with" => Ok(ArmSpec::With),
+            None if text == "without" => Ok(ArmSpec::Without),
+            Some(("git", rev)) if !rev.is_empty() => Ok(ArmSpec::Git(rev.to_string())),
+            Some(("path", dir)) if !dir.is_empty() => Ok(ArmSpec::Path(PathBuf::from(dir))),
+            Some(("skill", name)) if !name.is_empty() => Ok(ArmSpec::Skill(name.to_string())),
+            _ => Err(format!(
+                "`{text}` is not an arm: with, without, git:REV, path:DIR or skill:NAME"
+            )),
+        }
+    }
+
+    pub fn label(&self) -> String {
+        match self {
+            ArmSpec::With => "with".into(),
+            ArmSpec::Without => "without".into(),
+            ArmSpec::Git(rev) => format!("git:{rev}"),
+            ArmSpec::Path(dir) => format!("path:{}", dir.display()),
+            ArmSpec::Skill(name) => format!("skill:{name}"),
+        }
+    }
+}
+
+/// An arm made concrete: the skill folder it plants, if any.
+#[derive(Debug)]
+pub struct Arm {
+    pub label: String,
+    /// The folder planted, and the name of its folder in the skills folder.
+    skill: Option<(PathBuf, String)>,
+    /// Whether this arm holds the skill under test (any version of it).
+    pub with_skill: bool,
+    /// A hash of every planted file, for the cache.
+    content: u64,
+    /// Keeps a checked-out revision alive.
+    _checkout: Option<tempfile::TempDir>,
+}
+
+/// The skill under test, found in the library.
+#[derive(Debug, Clone)]
+pub struct SkillUnderTest {
+    /// The name agents know it by.
+    pub name: String,
+    pub dir: PathBuf,
+}
+
+/// Finds `wanted` (a name or a folder name) among the library's skills;
+/// without `wanted`, the library's only skill.
+pub fn find_skill(library: &Path, wanted: Option<&str>) -> Result<SkillUnderTest, String> {
+    let mut problems = Vec::new();
+    let dirs = crate::library::find_skill_dirs(library, &mut problems);
+    let skills: Vec<SkillUnderTest> = dirs
+        .iter()
+        .filter_map(|dir| {
+            let skill = crate::skill::Skill::load(dir).ok()?;
+            Some(SkillUnderTest {
+                name: skill.id.clone(),
+                dir: dir.clone(),
+            })
+        })
+        .collect();
+    match wanted {
+        Some(wanted) => skills
+            .into_iter()
+            .find(|s| s.name == wanted || s.dir.file_name().is_some_and(|f| f == wanted))
+            .ok_or_else(|| format!("no skill named `{wanted}` in {}", library.display())),
+        None if skills.len() == 1 => {
+            Ok(skills.into_iter().next().unwrap_or_else(|| unreachable!()))
+        }
+        None => Err(format!(
+            "{} holds {} skills: name the one under test (the suite's `skill:` or --skill)",
+            library.display(),
+            skills.len()
+        )),
+    }
+}
+
+/// Makes each arm concrete.
+pub fn prepare_arms(
+    library: &Path,
+    skill: &SkillUnderTest,
+    specs: &[ArmSpec],
+) -> Result<Vec<Arm>, String> {
+    specs
+        .iter()
+        .map(|spec| {
+            let folder = skill
+                .dir
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| skill.name.clone());
+            let (source, with_skill, checkout) = match spec {
+                ArmSpec::With => (Some((skill.dir.clone(), folder)), true, None),
+                ArmSpec::Without => (None, false, None),
+                ArmSpec::Path(dir) => {
+                    if !dir.join("SKILL.md").is_file() {
+                        return Err(format!("{} holds no SKILL.md", dir.display()));
+                    }
+                    (Some((dir.clone(), folder)), true, None)
+                }
+                ArmSpec::Git(rev) => {
+                    let checkout = git_checkout(&skill.dir, rev)?;
+                    (
+                        Some((checkout.path().to_path_buf(), folder)),
+                        true,
+                        Some(checkout),
+                    )
+                }
+                ArmSpec::Skill(name) => {
+                    let other = find_skill(library, Some(name))?;
+                    let other_folder = other
+                        .dir
+                        .file_name()
+                        .map(|f| f.to_string_lossy().into_owned())
+                        .unwrap_or_else(|| other.name.clone());
+                    (Some((other.dir, other_folder)), false, None)
+                }
+            };
+            let content = source.as_ref().map_or(0, |(dir, name)| {
+                let files = grade::snapshot(dir);
+                xxhash_rust::xxh3::xxh3_64(format!("{name}{files:?}").as_bytes())
+            });
+            Ok(Arm {
+                label: spec.label(),
+                skill: source,
+                with_skill,
+                content,
+                _checkout: checkout,
+            })
+        })
+        .collect()
+}
+
+/// The skill's folder as it was at `rev`, from the git repository holding it.
+fn git_checkout(dir: &Path, rev: &str) -> Result<tempfile::TempDir, String> {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .output()
+            .map_err(|e| format!("cannot run git: {e}"))
+    };
+    let prefix = git(&["rev-parse", "--show-prefix"])?;
+    if !prefix.status.success() {
+        return Err(format!("{} is not in a git repository", dir.display()));
+    }
+    let prefix = String::from_utf8_lossy(&prefix.stdout).trim().to_string();
+    let listed = git(&[
+        "ls-tree",
+        "-r",
+        "--full-name",
+        "--name-only",
+        rev,
+        "--",
+        ".",
+    ])?;
+    if !listed.status.success() {
+        return Err(format!(
+            "git: {}",
+            String::from_utf8_lossy(&listed.stderr).trim()
+        ));
+    }
+    let checkout = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let files = String::from_utf8_lossy(&listed.stdout).into_owned();
+    for file in files.lines() {
+        let relative = file.strip_prefix(&prefix).unwrap_or(file);
+        let shown = git(&["show", &format!("{rev}:{file}")])?;
+        if !shown.status.success() {
+            continue;
+        }
+        let target = checkout.path().join(relative);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        }
+        std::fs::write(&target, &shown.stdout).map_err(|e| e.to_string())?;
+    }
+    if !checkout.path().join("SKILL.md").is_file() {
+        return Err(format!("the skill has no SKILL.md at {rev}"));
+    }
+    Ok(checkout)
+}
+
+/// How a benchmark runs.
+pub struct BenchOptions<'a> {
+    pub installed: Installed,
+    pub model: Option<String>,
+    /// Runs per case and arm; a case's own `runs` when `None` (else 3).
+    pub runs: Option<u32>,
+    pub jobs: usize,
+    /// Play the model from each case's script instead of the live provider.
+    pub scripted: bool,
+    pub isolation: &'a Isolation,
+    pub cache_dir: Option<PathBuf>,
+    /// Stop launching runs once this much was spent.
+    pub max_cost_usd: Option<f64>,
+    pub retries: u32,
+    pub judge: Option<&'a dyn Judge>,
+    pub prices: &'a PriceTable,
+    pub cancel: Cancel,
+}
+
+/// Runs per case and arm when neither the case nor the command says.
+pub const DEFAULT_RUNS: u32 = 3;
+
+impl BenchOptions<'_> {
+    fn runs_of(&self, case: &TaskCase) -> u32 {
+        self.runs.or(case.runs).unwrap_or(DEFAULT_RUNS).max(1)
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    Passed,
+    Failed,
+    /// An arm with the skill in which the agent never loaded it: this run
+    /// measured nothing about the skill.
+    NotLoaded,
+    /// No grader applied to the run (an `llm` grader with no judge, say).
+    Ungraded,
+    /// The agent did not finish (it crashed, timed out, or the provider
+    /// failed after every retry).
+    Error,
+}
+
+/// One finished run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct RunResult {
+    pub case: String,
+    pub arm: String,
+    pub run: u32,
+    pub outcome: Outcome,
+    pub graded: Vec<Graded>,
+    pub transcript: Transcript,
+    /// Files the run created or changed, with their text (cut to 4,000
+    /// characters each).
+    pub files: Vec<(String, String)>,
+    pub seconds: f64,
+    pub cost_usd: f64,
+    /// Why the agent did not finish, for an error.
+    pub status: String,
+    /// Whether this result came from the cache.
+    #[serde(default)]
+    pub cached: bool,
+}
+
+/// Where a benchmark is: runs done of runs planned.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Progress {
+    pub done: usize,
+    pub total: usize,
+    pub last: Option<RunResult>,
+}
+
+/// One run to do.
+struct Job<'a> {
+    case: &'a TaskCase,
+    arm: &'a Arm,
+    run: u32,
+}
+
+/// Every run of the suite: a run for each case, arm and run number, in
+/// that order, with a reason when the benchmark stopped early.
+pub fn run_suite(
+    suite: &TaskSuite,
+    skill: &SkillUnderTest,
+    arms: &[Arm],
+    options: &BenchOptions,
+    progress: &(dyn Fn(&Progress) + Sync),
+) -> (Vec<RunResult>, Option<String>) {
+    let mut queue = VecDeque::new();
+    for case in &suite.cases {
+        for run in 0..options.runs_of(case) {
+            for arm in arms {
+                queue.push_back(Job { case, arm, run });
+            }
+        }
+    }
+    let total = queue.len();
+    let queue = Mutex::new(queue);
+    let results: Mutex<Vec<RunResult>> = Mutex::new(Vec::new());
+    let stopped: Mutex<Option<String>> = Mutex::new(None);
+    let spent = Mutex::new(0.0f64);
+    std::thread::scope(|scope| {
+        for _ in 0..options.jobs.max(1) {
+            scope.spawn(|| {
+                loop {
+                    if options.cancel.is_cancelled() {
+                        set_once(&stopped, "cancelled: the finished runs are kept");
+                        return;
+                    }
+                    if let Some(max) = options.max_cost_usd
+                        && spent.lock().map_or(0.0, |s| *s) >= max
+                    {
+                        set_once(
+                            &stopped,
+                            &format!("stopped at the cost ceiling of ${max:.2}: the finished runs are kept"),
+                        );
+                        return;
+                    }
+                    let Some(job) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
+                        return;
+                    };
+                    let result = cached_or_run(suite, skill, &job, options);
+                    if let Ok(mut spent) = spent.lock() {
+                        *spent += if result.cached { 0.0 } else { result.cost_usd };
+                    }
+                    let done = results.lock().map_or(0, |mut r| {
+                        r.push(result.clone());
+                        r.len()
+                    });
+                    progress(&Progress {
+                        done,
+                        total,
+                        last: Some(result),
+                    });
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_default();
+    let order = |r: &RunResult| {
+        (
+            suite.cases.iter().position(|c| c.name == r.case),
+            arms.iter().position(|a| a.label == r.arm),
+            r.run,
+        )
+    };
+    results.sort_by_key(order);
+    (results, stopped.into_inner().unwrap_or_default())
+}
+
+fn set_once(slot: &Mutex<Option<String>>, why: &str) {
+    if let Ok(mut slot) = slot.lock()
+        && slot.is_none()
+    {
+        *slot = Some(why.to_string());
+    }
+}
+
+/// The cache key of a run.
+fn cache_key(options: &BenchOptions, case: &TaskCase, arm: &Arm, run: u32) -> String {
+    let case_json = serde_json::to_string(case).unwrap_or_default();
+    let key = format!(
+        "{}|{}|{}|{}|{}|{}|{}",
+        options.installed.client.as_str(),
+        options.installed.version,
+        options.model.as_deref().unwrap_or("default"),
+        if options.scripted { "scripted" } else { "live" },
+        arm.content,
+        case_json,
+        run
+    );
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(key.as_bytes()))
+}
+
+fn cached_or_run(
+    suite: &TaskSuite,
+    skill: &SkillUnderTest,
+    job: &Job,
+    options: &BenchOptions,
+) -> RunResult {
+    let key = cache_key(options, job.case, job.arm, job.run);
+    let file = options
+        .cache_dir
+        .as_ref()
+        .map(|dir| dir.join(format!("{key}.json")));
+    if let Some(file) = &file
+        && let Ok(bytes) = std::fs::read(file)
+        && let Ok(mut result) = serde_json::from_slice::<RunResult>(&bytes)
+    {
+        result.cached = true;
+        // The arm's label may differ between benchmarks with the same content.
+        result.arm = job.arm.label.clone();
+        return result;
+    }
+    let mut result = run_with_retries(suite, skill, job, options);
+    // An error is not cached: the next benchmark tries again.
+    if let Some(file) = &file
+        && result.outcome != Outcome::Error
+        && let Some(dir) = file.parent()
+        && std::fs::create_dir_all(dir).is_ok()
+        && let Ok(bytes) = serde_json::to_vec(&result)
+    {
+        let _ = crate::workspace::write_atomic(file, &bytes);
+    }
+    result.cached = false;
+    result
+}
+
+fn run_with_retries(
+    suite: &TaskSuite,
+    skill: &SkillUnderTest,
+    job: &Job,
+    options: &BenchOptions,
+) -> RunResult {
+    let mut attempt = 0;
+    loop {
+        let result = run_once(suite, skill, job, options);
+        if result.outcome != Outcome::Error || attempt >= options.retries {
+            return result;
+        }
+        attempt += 1;
+        // Backoff with full jitter, 2^attempt seconds at most.
+        let wait = Duration::from_secs(1 << attempt.min(5)).mul_f64(fastrand::f64());
+        if !options.cancel.sleep(wait) {
+            return result;
+        }
+    }
+}
+
+fn error_result(job: &Job, status: String) -> RunResult {
+    RunResult {
+        case: job.case.name.clone(),
+        arm: job.arm.label.clone(),
+        run: job.run,
+        outcome: Outcome::Error,
+        graded: Vec::new(),
+        transcript: Transcript::default(),
+        files: Vec::new(),
+        seconds: 0.0,
+        cost_usd: 0.0,
+        status,
+        cached: false,
+    }
+}
+
+/// Lays out the workspace: fixtures, copied paths, inline files, and the
+/// arm's skill in the agent's project skills folder.
+fn prepare_workspace(
+    suite: &TaskSuite,
+    case: &TaskCase,
+    arm: &Arm,
+    client: Client,
+    workspace: &Path,
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(workspace.join(".git"))?;
+    if let Some(fixtures) = &case.fixtures {
+        capture::copy_tree(
+            &suite.base.join(fixtures),
+            workspace,
+            Links::Skip,
+            MAX_FILE_BYTES,
+        )?;
+    }
+    for path in &case.copy {
+        let from = suite.base.join(path);
+        let to = workspace.join(path);
+        if from.is_dir() {
+            capture::copy_tree(&from, &to, Links::Skip, MAX_FILE_BYTES)?;
+        } else {
+            if let Some(parent) = to.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::copy(&from, &to)?;
+        }
+    }
+    for (path, content) in &case.files {
+        let to = workspace.join(path);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(to, content)?;
+    }
+    if let Some((dir, folder)) = &arm.skill {
+        let target = client.install_folder(Scope::Project, workspace, folder);
+        capture::copy_tree(dir, &target, Links::Skip, MAX_FILE_BYTES)?;
+    }
+    Ok(())
+}
+
+fn run_once(
+    suite: &TaskSuite,
+    skill: &SkillUnderTest,
+    job: &Job,
+    options: &BenchOptions,
+) -> RunResult {
+    let client = options.installed.client;
+    let Ok(scratch) = tempfile::tempdir() else {
+        return error_result(job, "cannot make a scratch folder".into());
+    };
+    let workspace = scratch.path().join("workspace");
+    let home = scratch.path().join("home");
+    if let Err(e) = std::fs::create_dir_all(&home)
+        .and_then(|()| prepare_workspace(suite, job.case, job.arm, client, &workspace))
+    {
+        return error_result(job, format!("cannot lay out the workspace: {e}"));
+    }
+    let before = grade::snapshot(&workspace);
+    let script = options.scripted.then(|| Script {
+        steps: job.case.script.clone(),
+        workspace: workspace.clone(),
+    });
+    let plan = Plan {
+        installed: options.installed.clone(),
+        project: workspace.clone(),
+        home: home.clone(),
+        model: options.model.clone(),
+        vars: Vec::new(),
+        timeout_secs: job.case.timeout,
+        task: Some(Task {
+            prompt: job.case.prompt.clone(),
+            script,
+            allowed_tools: job.case.allowed_tools.clone(),
+            max_turns: job.case.max_turns,
+        }),
+    };
+    let captured = match capture::run(&plan, options.isolation) {
+        Ok(captured) => captured,
+        Err(e) => return error_result(job, e.to_string()),
+    };
+    let transcript = Transcript::parse(client, &captured.stdout);
+    if !transcript.finished {
+        let mut result = error_result(
+            job,
+            format!(
+                "the agent did not finish ({}): {}",
+                captured.status,
+                captured.stderr_tail.trim()
+            ),
+        );
+        result.seconds = captured.seconds;
+        result.transcript = transcript;
+        return result;
+    }
+    let view = RunView {
+        transcript: &transcript,
+        workspace: &workspace,
+        before: &before,
+        skill: &skill.name,
+        with_skill: job.arm.with_skill,
+        home: &home,
+    };
+    let graded = grade::grade(&job.case.graders, &view, options.judge);
+    let loaded = transcript.skills_loaded.iter().any(|s| s == &skill.name);
+    let outcome = if job.arm.with_skill && !loaded {
+        Outcome::NotLoaded
+    } else if graded.iter().all(|g| g.passed.is_none()) {
+        Outcome::Ungraded
+    } else if graded.iter().all(|g| g.passed != Some(false)) {
+        Outcome::Passed
+    } else {
+        Outcome::Failed
+    };
+    // A scripted run pays nothing, whatever the client computed.
+    let cost_usd = if options.scripted {
+        0.0
+    } else {
+        transcript.cost_usd.unwrap_or_else(|| {
+            options
+                .model
+                .as_deref()
+                .and_then(|m| options.prices.price(m))
+                .map_or(0.0, |(_, price)| price.of(&transcript.usage))
+        })
+    };
+    RunResult {
+        case: job.case.name.clone(),
+        arm: job.arm.label.clone(),
+        run: job.run,
+        outcome,
+        graded,
+        files: changed_files(&workspace, &before),
+        transcript,
+        seconds: captured.seconds,
+        cost_usd,
+        status: captured.status,
+        cached: false,
+    }
+}
+
+/// The files a run created or changed, with their text.
+fn changed_files(workspace: &Path, before: &grade::Snapshot) -> Vec<(String, String)> {
+    grade::snapshot(workspace)
+        .into_iter()
+        .filter(|(path, hash)| before.get(path) != Some(hash))
+        .map(|(path, _)| {
+            let text = std::fs::read(workspace.join(&path))
+                .map(|b| String::from_utf8_lossy(&b).chars().take(4000).collect())
+                .unwrap_or_default();
+            (path, text)
+        })
+        .collect()
+}
+
+/// Why `client` cannot run a benchmark in this mode, if it cannot.
+pub fn unsupported(client: Client, scripted: bool) -> Option<String> {
+    if client != Client::ClaudeCode {
+        return Some(format!(
+            "{} cannot run task evals yet: Hone reads Claude Code's transcripts (stream-json) only",
+            client.display_name()
+        ));
+    }
+    if scripted && !script::supports(client) {
+        return Some(format!("{} cannot be scripted", client.display_name()));
+    }
+    None
+}
+
+/// What the runs are expected to use and cost, before any is made.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CostPreview {
+    pub runs: usize,
+    /// Runs answered from the cache (free).
+    pub cached: usize,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// `None` when the model's price is unknown.
+    pub usd: Option<f64>,
+    pub model: String,
+    pub basis: String,
+}
+
+/// Tokens of Claude Code 2.1.328's own request before any skill or prompt
+/// (system prompt and tool definitions, about 50 KB of JSON), counted with
+/// Hone's Claude tokenizer from a request the real client sent.
+pub const CLAUDE_CODE_BASE_TOKENS: u64 = 12_000;
+/// Turns a task run is assumed to take: load the skill, act, check, answer.
+const ESTIMATED_TURNS: u64 = 4;
+/// Output tokens assumed per turn.
+const ESTIMATED_OUTPUT_PER_TURN: u64 = 400;
+
+/// An estimate of what the runs that are not cached will cost.
+pub fn preview(
+    suite: &TaskSuite,
+    arms: &[Arm],
+    options: &BenchOptions,
+    default_model: &str,
+) -> CostPreview {
+    let tokenizer = crate::tokens::Tokenizer::claude();
+    let model = options
+        .model
+        .clone()
+        .unwrap_or_else(|| default_model.to_string());
+    let price = options.prices.price(&model);
+    let (mut runs, mut cached) = (0, 0);
+    let mut usage = Usage::default();
+    for case in &suite.cases {
+        for run in 0..options.runs_of(case) {
+            for arm in arms {
+                runs += 1;
+                let key = cache_key(options, case, arm, run);
+                if options
+                    .cache_dir
+                    .as_ref()
+                    .is_some_and(|d| d.join(format!("{key}.json")).is_file())
+                {
+                    cached += 1;
+                    continue;
+                }
+                let skill_tokens = arm.skill.as_ref().map_or(0, |(dir, _)| {
+                    std::fs::read_to_string(dir.join("SKILL.md"))
+                        .map(|t| tokenizer.count(&t) as u64)
+                        .unwrap_or(0)
+                });
+                let prompt = tokenizer.count(&case.prompt) as u64;
+                // The agent's base prompt is cached after the first turn.
+                let per_turn = prompt + skill_tokens + 500;
+                usage.add(&Usage {
+                    input_tokens: per_turn * ESTIMATED_TURNS,
+                    output_tokens: ESTIMATED_OUTPUT_PER_TURN * ESTIMATED_TURNS,
+                    cache_write_tokens: CLAUDE_CODE_BASE_TOKENS,
+                    cache_read_tokens: CLAUDE_CODE_BASE_TOKENS * (ESTIMATED_TURNS - 1),
+                });
+            }
+        }
+    }
+    CostPreview {
+        runs,
+        cached,
+        input_tokens: usage.input_tokens + usage.cache_write_tokens + usage.cache_read_tokens,
+        output_tokens: usage.output_tokens,
+        usd: if options.scripted {
+            Some(0.0)
+        } else {
+            price.map(|(_, p)| p.of(&usage))
+        },
+        model,
+        basis: format!(
+            "{ESTIMATED_TURNS} turns a run, {ESTIMATED_OUTPUT_PER_TURN} output tokens a turn, the agent's own ~{CLAUDE_CODE_BASE_TOKENS}-token prompt cached after the first turn; a run that takes more turns costs more"
+        ),
+    }
+}

@@ -1,0 +1,219 @@
+//! What an agent did in one run, read from its own transcript: the tool
+//! calls in order, the final reply, which skills it loaded, and what the
+//! run consumed.
+//!
+//! Claude Code writes its transcript with `--output-format stream-json
+//! --verbose`: one JSON object per line, `assistant` messages holding text
+//! and `tool_use` blocks, `user` messages holding `tool_result`s, and a last
+//! `result` object with the reply, the usage and the cost it computed. A
+//! skill counts as loaded when a `Skill` call for it succeeded, or when the
+//! agent read its `SKILL.md` under a skills folder (what a client without a
+//! `Skill` tool does).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::agent::Usage;
+use crate::clients::Client;
+
+/// One tool call of the run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ToolCall {
+    pub name: String,
+    /// The input as the agent sent it.
+    #[cfg_attr(feature = "specta", specta(type = String))]
+    pub input: Value,
+    /// Whether the client answered it with an error.
+    pub failed: bool,
+}
+
+/// A run, as its transcript tells it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Transcript {
+    pub tool_calls: Vec<ToolCall>,
+    /// The agent's last text to the user.
+    pub final_reply: String,
+    /// Skills loaded, by the name the agent used, in order.
+    pub skills_loaded: Vec<String>,
+    pub usage: Usage,
+    /// The cost the agent itself reported, if it did.
+    pub cost_usd: Option<f64>,
+    pub turns: u32,
+    /// Whether the transcript ended with the agent's own end-of-run record.
+    pub finished: bool,
+}
+
+impl Transcript {
+    /// Every tool call and reply, a line each: what a `trace` grader reads.
+    pub fn trace(&self) -> String {
+        let mut out = String::new();
+        for call in &self.tool_calls {
+            out.push_str(&format!("{} {}\n", call.name, call.input));
+        }
+        out.push_str(&self.final_reply);
+        out
+    }
+
+    /// Reads `client`'s standard output.
+    pub fn parse(client: Client, stdout: &str) -> Transcript {
+        match client {
+            Client::ClaudeCode => parse_claude_code(stdout),
+            _ => Transcript::default(),
+        }
+    }
+}
+
+fn parse_claude_code(stdout: &str) -> Transcript {
+    let mut transcript = Transcript::default();
+    // Call ids, to mark a call failed when its result says so.
+    let mut ids: Vec<(String, usize)> = Vec::new();
+    let mut last_text = String::new();
+    for line in stdout.lines() {
+        let Ok(event) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        let content = event["message"]["content"].as_array();
+        match event["type"].as_str() {
+            Some("assistant") => {
+                for block in content.into_iter().flatten() {
+                    match block["type"].as_str() {
+                        Some("tool_use") => {
+                            ids.push((
+                                block["id"].as_str().unwrap_or_default().to_string(),
+                                transcript.tool_calls.len(),
+                            ));
+                            transcript.tool_calls.push(ToolCall {
+                                name: block["name"].as_str().unwrap_or_default().to_string(),
+                                input: block["input"].clone(),
+                                failed: false,
+                            });
+                        }
+                        Some("text") => {
+                            last_text = block["text"].as_str().unwrap_or_default().to_string();
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Some("user") => {
+                for block in content.into_iter().flatten() {
+                    if block["type"] == "tool_result" && block["is_error"] == true {
+                        let id = block["tool_use_id"].as_str().unwrap_or_default();
+                        if let Some((_, at)) = ids.iter().find(|(i, _)| i == id) {
+                            transcript.tool_calls[*at].failed = true;
+                        }
+                    }
+                }
+            }
+            Some("result") => {
+                transcript.finished = true;
+                if let Some(reply) = event["result"].as_str() {
+                    last_text = reply.to_string();
+                }
+                let usage = &event["usage"];
+                let count = |key: &str| usage[key].as_u64().unwrap_or(0);
+                transcript.usage = Usage {
+                    input_tokens: count("input_tokens"),
+                    output_tokens: count("output_tokens"),
+                    cache_write_tokens: count("cache_creation_input_tokens"),
+                    cache_read_tokens: count("cache_read_input_tokens"),
+                };
+                transcript.cost_usd = event["total_cost_usd"].as_f64();
+                transcript.turns = event["num_turns"].as_u64().unwrap_or(0) as u32;
+            }
+            _ => {}
+        }
+    }
+    transcript.final_reply = last_text;
+    transcript.skills_loaded = skills_loaded(&transcript.tool_calls);
+    transcript
+}
+
+/// The skills a run loaded: successful `Skill` calls, and reads of a
+/// `SKILL.md` inside a skills folder (by command or by a read tool).
+fn skills_loaded(calls: &[ToolCall]) -> Vec<String> {
+    let mut loaded: Vec<String> = Vec::new();
+    for call in calls.iter().filter(|c| !c.failed) {
+        let name = if call.name == "Skill" {
+            call.input["skill"]
+                .as_str()
+                .or_else(|| call.input["command"].as_str())
+                .map(|s| s.trim_start_matches('/'))
+                // A plugin's skill is `plugin:skill`.
+                .map(|s| s.rsplit(':').next().unwrap_or(s).to_string())
+        } else {
+            skill_md_in(&call.input.to_string())
+        };
+        if let Some(name) = name
+            && !loaded.contains(&name)
+        {
+            loaded.push(name);
+        }
+    }
+    loaded
+}
+
+/// `NAME` of the first `skills/NAME/SKILL.md` in a text.
+fn skill_md_in(text: &str) -> Option<String> {
+    let end = text.find("/SKILL.md")?;
+    let before = &text[..end];
+    let (folder_path, name) = before.rsplit_once('/')?;
+    folder_path
+        .ends_with("skills")
+        .then(|| name.to_string())
+        .filter(|n| !n.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STREAM: &str = r#"{"type":"system","subtype":"init","tools":["Skill","Write"]}
+{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t0","name":"Skill","input":{"skill":"greet"}}]}}
+{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t0","content":"Launching skill: greet"}]}}
+{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"/w/a.txt","content":"x"}}]}}
+{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"denied","is_error":true}]}}
+{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"/w/.claude/skills/other/SKILL.md"}}]}}
+{"type":"assistant","message":{"content":[{"type":"text","text":"Done."}]}}
+{"type":"result","result":"Done.","num_turns":4,"total_cost_usd":0.01,"usage":{"input_tokens":40,"output_tokens":20,"cache_read_input_tokens":5}}
+"#;
+
+    #[test]
+    fn reads_calls_failures_skills_and_usage_from_stream_json() {
+        let t = Transcript::parse(Client::ClaudeCode, STREAM);
+        assert_eq!(t.tool_calls.len(), 3);
+        assert!(t.tool_calls[1].failed);
+        assert_eq!(t.skills_loaded, ["greet", "other"]);
+        assert_eq!(t.final_reply, "Done.");
+        assert_eq!(t.usage.input_tokens, 40);
+        assert_eq!(t.usage.cache_read_tokens, 5);
+        assert_eq!(t.cost_usd, Some(0.01));
+        assert_eq!(t.turns, 4);
+        assert!(t.finished);
+        assert!(t.trace().starts_with("Skill {\"skill\":\"greet\"}\n"));
+    }
+
+    #[test]
+    fn a_cut_off_run_is_not_finished_and_garbage_is_skipped() {
+        let t = Transcript::parse(Client::ClaudeCode, "not json\n{\"type\":\"assistant\"}\n");
+        assert!(!t.finished);
+        assert!(t.tool_calls.is_empty());
+    }
+
+    #[test]
+    fn a_plugin_skill_and_a_slash_are_named_by_the_skill() {
+        let calls = [ToolCall {
+            name: "Skill".into(),
+            input: serde_json::json!({"skill": "/tools:greet"}),
+            failed: false,
+        }];
+        assert_eq!(skills_loaded(&calls), ["greet"]);
+        assert_eq!(
+            skill_md_in("cat .agents/skills/x/SKILL.md"),
+            Some("x".into())
+        );
+        assert_eq!(skill_md_in("cat docs/x/SKILL.md"), None);
+    }
+}

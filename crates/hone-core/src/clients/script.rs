@@ -1,0 +1,283 @@
+//! A scripted model: the loopback stand-in answers a real client's turns
+//! from a script (load a skill, write a file, run a command, answer), so a
+//! task eval runs end to end through the real agent binary with no model.
+//!
+//! The stand-in keeps no state between requests. Where it is in the script
+//! is read off the request itself: a client sends the whole conversation
+//! each turn, so the number of assistant turns in it is the number of steps
+//! already taken. A step may hold a condition: `listed` (the skill is in the
+//! listing this request carries), `loaded` (an earlier step loaded it), or
+//! their negations. Steps whose condition fails are passed over, so one
+//! script plays the run with the skill and the run without it, as a model
+//! that reads its listing would.
+//!
+//! Steps become the client's own tool calls in its own wire format; only
+//! the clients whose tools are known here can be scripted (Claude Code).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::Client;
+
+/// One turn of the scripted model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    #[serde(flatten)]
+    pub action: Action,
+    /// When the step is taken; always when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<Condition>,
+}
+
+/// What the model does in a step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Action {
+    /// Load the named skill (only when the client lists it).
+    Skill(String),
+    /// Write a file, relative to the workspace.
+    Write { path: String, content: String },
+    /// Read a file, relative to the workspace.
+    Read(String),
+    /// Run a shell command in the workspace.
+    Run(String),
+    /// Answer and end the run.
+    Answer(String),
+}
+
+/// A step's condition, about the skill the script loads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Condition {
+    Listed,
+    NotListed,
+    Loaded,
+    NotLoaded,
+}
+
+/// The steps of a run, with the workspace the paths are relative to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Script {
+    pub steps: Vec<Step>,
+    pub workspace: PathBuf,
+}
+
+/// Whether `client` can be driven by a script.
+pub fn supports(client: Client) -> bool {
+    client == Client::ClaudeCode
+}
+
+impl Script {
+    /// The skill the script loads, which its conditions are about.
+    fn skill(&self) -> Option<&str> {
+        self.steps.iter().find_map(|step| match &step.action {
+            Action::Skill(name) => Some(name.as_str()),
+            _ => None,
+        })
+    }
+
+    /// The step to answer with, given how many turns the conversation has
+    /// had and whether the skill is listed in this request. After the last
+    /// step (or past the script) the answer is a plain "Done.".
+    pub fn step_for(&self, turns_taken: usize, listed: bool) -> Action {
+        let mut loaded = false;
+        let mut taken = 0;
+        for step in &self.steps {
+            let holds = match step.when {
+                None => true,
+                Some(Condition::Listed) => listed,
+                Some(Condition::NotListed) => !listed,
+                Some(Condition::Loaded) => loaded,
+                Some(Condition::NotLoaded) => !loaded,
+            };
+            // A model cannot load a skill its listing does not show.
+            let possible = !matches!(step.action, Action::Skill(_)) || listed;
+            if !holds || !possible {
+                continue;
+            }
+            if taken == turns_taken {
+                return step.action.clone();
+            }
+            if matches!(step.action, Action::Skill(_)) {
+                loaded = true;
+            }
+            if matches!(step.action, Action::Answer(_)) {
+                break;
+            }
+            taken += 1;
+        }
+        Action::Answer("Done.".into())
+    }
+
+    /// The answer to one request of `client`, or `None` when the request is
+    /// not a turn of the agent's loop (a title or a token count), which the
+    /// stand-in answers as usual.
+    pub fn answer(&self, client: Client, body: &Value) -> Option<(&'static str, String)> {
+        match client {
+            Client::ClaudeCode => self.answer_anthropic(body),
+            _ => None,
+        }
+    }
+
+    fn answer_anthropic(&self, body: &Value) -> Option<(&'static str, String)> {
+        // The agent loop offers tools; side requests do not.
+        body.get("tools")?.as_array().filter(|t| !t.is_empty())?;
+        let messages = body.get("messages")?.as_array()?;
+        let turns = messages
+            .iter()
+            .filter(|m| m.get("role").and_then(Value::as_str) == Some("assistant"))
+            .count();
+        let listed = self.skill().is_some_and(|skill| {
+            super::claude_code::listing_in_request(body)
+                .is_some_and(|listing| listing_names(&listing, skill))
+        });
+        let action = self.step_for(turns, listed);
+        let model = body.get("model").and_then(Value::as_str).unwrap_or("model");
+        Some((
+            "text/event-stream",
+            anthropic_turn(model, turns, &claude_code_call(&action, &self.workspace)),
+        ))
+    }
+}
+
+/// Whether a listing shows `skill` as an entry (`- skill: …` or `- skill`).
+fn listing_names(listing: &str, skill: &str) -> bool {
+    listing.lines().any(|line| {
+        line.strip_prefix("- ")
+            .and_then(|rest| rest.strip_prefix(skill))
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(':') || rest.starts_with(' '))
+    })
+}
+
+/// A tool call (name, input) or, for an answer, the text.
+enum Turn {
+    Tool(&'static str, Value),
+    Text(String),
+}
+
+fn claude_code_call(action: &Action, workspace: &Path) -> Turn {
+    let absolute = |path: &str| workspace.join(path).display().to_string();
+    match action {
+        Action::Skill(name) => Turn::Tool("Skill", json!({"skill": name})),
+        Action::Write { path, content } => Turn::Tool(
+            "Write",
+            json!({"file_path": absolute(path), "content": content}),
+        ),
+        Action::Read(path) => Turn::Tool("Read", json!({"file_path": absolute(path)})),
+        Action::Run(command) => Turn::Tool(
+            "Bash",
+            json!({"command": command, "description": "scripted step"}),
+        ),
+        Action::Answer(text) => Turn::Text(text.clone()),
+    }
+}
+
+/// One streamed Anthropic Messages answer holding `turn`.
+fn anthropic_turn(model: &str, index: usize, turn: &Turn) -> String {
+    let message = json!({"id": format!("msg_script_{index}"), "type": "message", "role": "assistant",
+        "model": model, "content": [], "stop_reason": null, "stop_sequence": null,
+        "usage": {"input_tokens": 10, "output_tokens": 1}});
+    let (start, delta, stop) = match turn {
+        Turn::Tool(name, input) => (
+            json!({"type": "tool_use", "id": format!("toolu_script_{index}"), "name": name, "input": {}}),
+            json!({"type": "input_json_delta", "partial_json": input.to_string()}),
+            "tool_use",
+        ),
+        Turn::Text(text) => (
+            json!({"type": "text", "text": ""}),
+            json!({"type": "text_delta", "text": text}),
+            "end_turn",
+        ),
+    };
+    let events = [
+        (
+            "message_start",
+            json!({"type": "message_start", "message": message}),
+        ),
+        (
+            "content_block_start",
+            json!({"type": "content_block_start", "index": 0, "content_block": start}),
+        ),
+        (
+            "content_block_delta",
+            json!({"type": "content_block_delta", "index": 0, "delta": delta}),
+        ),
+        (
+            "content_block_stop",
+            json!({"type": "content_block_stop", "index": 0}),
+        ),
+        (
+            "message_delta",
+            json!({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": null},
+                "usage": {"output_tokens": 20}}),
+        ),
+        ("message_stop", json!({"type": "message_stop"})),
+    ];
+    events
+        .iter()
+        .map(|(event, data)| format!("event: {event}\ndata: {data}\n\n"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn script(yaml_steps: &str) -> Script {
+        Script {
+            steps: serde_json::from_str(yaml_steps).unwrap(),
+            workspace: PathBuf::from("/w"),
+        }
+    }
+
+    #[test]
+    fn the_same_script_plays_both_arms() {
+        let script = script(
+            r#"[{"skill": "greet"},
+                {"write": {"path": "a.txt", "content": "Hello!"}, "when": "loaded"},
+                {"write": {"path": "a.txt", "content": "hello"}, "when": "not-loaded"},
+                {"answer": "done"}]"#,
+        );
+        // With the skill listed: load, the loaded write, answer.
+        assert_eq!(script.step_for(0, true), Action::Skill("greet".into()));
+        assert!(
+            matches!(script.step_for(1, true), Action::Write { content, .. } if content == "Hello!")
+        );
+        assert_eq!(script.step_for(2, true), Action::Answer("done".into()));
+        // Without it: the other write, then the answer.
+        assert!(
+            matches!(script.step_for(0, false), Action::Write { content, .. } if content == "hello")
+        );
+        assert_eq!(script.step_for(1, false), Action::Answer("done".into()));
+        // Past the end.
+        assert_eq!(script.step_for(9, false), Action::Answer("Done.".into()));
+    }
+
+    #[test]
+    fn a_side_request_without_tools_is_left_to_the_stand_in() {
+        let script = script(r#"[{"answer": "x"}]"#);
+        assert!(
+            script
+                .answer(Client::ClaudeCode, &json!({"messages": []}))
+                .is_none()
+        );
+        let (kind, body) = script
+            .answer(
+                Client::ClaudeCode,
+                &json!({"tools": [{"name": "Bash"}], "messages": [{"role": "user", "content": "hi"}]}),
+            )
+            .unwrap();
+        assert_eq!(kind, "text/event-stream");
+        assert!(body.contains(r#""text":"x""#));
+    }
+
+    #[test]
+    fn a_listing_entry_is_matched_by_name_not_by_prefix() {
+        assert!(listing_names("- greet: says hi\n- other", "greet"));
+        assert!(!listing_names("- greeter: says hi", "greet"));
+        assert!(listing_names("- other\n- greet", "greet"));
+    }
+}
