@@ -233,3 +233,25 @@ fn junit_a_failed_gate_and_a_refused_cost_ceiling() {
     assert!(stderr.contains("over --max-cost"), "{stderr}");
     assert!(stderr.contains("go to Claude Code's provider"), "{stderr}");
 }
+
+#[test]
+fn the_bundled_suite_shows_the_skill_helping_with_the_scripted_model() {
+    require_claude();
+    let tmp = tempfile::tempdir().unwrap();
+    let skills = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skills");
+    let output = Command::cargo_bin("hone")
+        .unwrap()
+        .arg("bench")
+        .arg(&skills)
+        .args(["--scripted", "--runs", "1", "--format", "json", "--cache"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["skill"], "git-commit-messages");
+    assert_eq!(arm(&report, "with")["pass_rate"], 1.0, "{report}");
+    assert_eq!(arm(&report, "without")["pass_rate"], 0.0, "{report}");
+    assert_eq!(report["lift"]["verdict"], "helps", "{report}");
+}

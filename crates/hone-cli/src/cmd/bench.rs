@@ -276,7 +276,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 const DEFAULT_CLAUDE_MODEL: &str = "claude-opus-5-5";
 
 fn default_suite(library: &Path) -> anyhow::Result<PathBuf> {
-    let dir = library.join("evals/tasks");
+    let dir = library
+        .join(hone_core::eval::suite::SUITES_DIR)
+        .join(hone_core::bench::suite::TASKS_DIR);
     let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|entries| {
             entries

@@ -672,10 +672,11 @@ pub struct CostPreview {
     pub basis: String,
 }
 
-/// Tokens of Claude Code 2.1.328's own request before any skill or prompt
-/// (system prompt and tool definitions, about 50 KB of JSON), counted with
-/// Hone's Claude tokenizer from a request the real client sent.
-pub const CLAUDE_CODE_BASE_TOKENS: u64 = 12_000;
+/// Tokens of Claude Code 2.1.328's own first request before any skill or
+/// prompt: its system prompt, tool definitions and reminders (50,283
+/// characters of JSON, ~13,267 tokens by Hone's Claude estimate, in a request
+/// the real client sent to the stand-in).
+pub const CLAUDE_CODE_BASE_TOKENS: u64 = 13_000;
 /// Turns a task run is assumed to take: load the skill, act, check, answer.
 const ESTIMATED_TURNS: u64 = 4;
 /// Output tokens assumed per turn.

@@ -7,7 +7,11 @@
 //!   pass rate, so every case weighs the same. Its interval is a two-level
 //!   bootstrap: resample the cases, then each arm's runs within a case. The
 //!   second level matters: with one case and three runs, resampling cases
-//!   alone would give an interval of width zero.
+//!   alone would give an interval of width zero. Where every run agrees
+//!   (3/3 against 0/3), resampling cannot vary anything and the bootstrap
+//!   collapses to a point; the interval is therefore widened to at least
+//!   Newcombe's score interval for the difference of the pooled rates
+//!   (his method 10, built from the two Wilson intervals).
 //! - The verdict reads the interval: it helps when the interval is above
 //!   zero, hurts when below, and otherwise cannot tell yet, with the runs per
 //!   arm that would make an effect of the size seen clear (intervals shrink
@@ -135,9 +139,14 @@ pub fn lift(cases: &[Paired], seed: u64) -> Option<Lift> {
         .collect();
     means.sort_by(f64::total_cmp);
     let at = |q: f64| means[((RESAMPLES as f64 - 1.0) * q).round() as usize];
+    let pooled = |pick: fn(&Paired) -> &Vec<bool>| {
+        let runs: Vec<bool> = cases.iter().flat_map(|c| pick(c).iter().copied()).collect();
+        (runs.iter().filter(|p| **p).count(), runs.len())
+    };
+    let floor = newcombe(pooled(|c| &c.0), pooled(|c| &c.1));
     let interval = Interval {
-        low: at(0.025),
-        high: at(0.975),
+        low: at(0.025).min(floor.low),
+        high: at(0.975).max(floor.high),
     };
     let verdict = if interval.low > 0.0 {
         Verdict::Helps
@@ -165,6 +174,19 @@ pub fn lift(cases: &[Paired], seed: u64) -> Option<Lift> {
     })
 }
 
+/// Newcombe's hybrid score interval for the difference of two independent
+/// proportions, `(passes, runs)` of each (Newcombe 1998, method 10).
+pub fn newcombe(first: (usize, usize), second: (usize, usize)) -> Interval {
+    let rate = |(passes, runs): (usize, usize)| passes as f64 / runs.max(1) as f64;
+    let (p1, p2) = (rate(first), rate(second));
+    let (w1, w2) = (wilson(first.0, first.1), wilson(second.0, second.1));
+    let d = p1 - p2;
+    Interval {
+        low: d - ((p1 - w1.low).powi(2) + (w2.high - p2).powi(2)).sqrt(),
+        high: d + ((w1.high - p1).powi(2) + (p2 - w2.low).powi(2)).sqrt(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,6 +207,20 @@ mod tests {
         assert!(close(i.low, 0.0) && close(i.high, 0.2775), "{i:?}");
         let i = wilson(3, 3);
         assert!(close(i.low, 0.4385) && close(i.high, 1.0), "{i:?}");
+    }
+
+    #[test]
+    fn newcombe_matches_the_published_example() {
+        // Newcombe (1998), Table II, example (a): 56/70 − 48/80 → 0.0524 to 0.3339.
+        let i = newcombe((56, 70), (48, 80));
+        assert!(close(i.low, 0.0524) && close(i.high, 0.3339), "{i:?}");
+    }
+
+    #[test]
+    fn runs_that_all_agree_still_get_an_interval() {
+        let l = lift(&[(vec![true; 3], vec![false; 3])], 1).unwrap();
+        assert!(l.interval.low > 0.0 && l.interval.low < 0.6, "{l:?}");
+        assert_eq!(l.verdict, Verdict::Helps);
     }
 
     #[test]

@@ -39,10 +39,15 @@ use crate::clients::script::Step;
 use crate::text::LineIndex;
 use crate::yaml;
 
+/// The folder under a library's `evals/` that holds its task suites.
+pub const TASKS_DIR: &str = "tasks";
+
 /// A named list of task cases about one skill.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TaskSuite {
+    /// The file's name without its extension when absent.
+    #[serde(default)]
     pub name: String,
     /// The skill under test (its name or folder); the library's only skill
     /// when absent.
@@ -50,14 +55,16 @@ pub struct TaskSuite {
     pub cases: Vec<TaskCase>,
     /// What an import left out, in words (a grader type Hone does not run).
     #[serde(default)]
+    #[schemars(skip)]
     pub notes: Vec<String>,
     /// Where the suite was read from: fixture folders are relative to it.
     #[serde(skip)]
+    #[schemars(skip)]
     pub base: PathBuf,
 }
 
 /// One task.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct TaskCase {
@@ -101,7 +108,7 @@ fn default_timeout() -> u64 {
 }
 
 /// A check of one run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Grader {
     /// Named in reports; `<type>-<n>` when absent.
@@ -114,7 +121,9 @@ pub struct Grader {
     pub check: Check,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum ArmScope {
@@ -124,7 +133,7 @@ pub enum ArmScope {
 }
 
 /// What a grader checks.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Check {
@@ -203,7 +212,7 @@ fn default_votes() -> u32 {
 }
 
 /// What a text grader reads.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Target {
@@ -326,6 +335,11 @@ impl TaskSuite {
         }
         Ok(())
     }
+}
+
+/// The JSON schema of a task-suite file (YAML is read as the same tree).
+pub fn json_schema() -> Json {
+    serde_json::to_value(schemars::schema_for!(TaskSuite)).unwrap_or_default()
 }
 
 /// A regex pattern with JavaScript-style flags as an inline group.
@@ -460,6 +474,24 @@ cases:
         let err =
             load("cases:\n  - name: a\n    prompt: p\n    graders: [{type: nope}]\n").unwrap_err();
         assert!(err.message.contains("nope"), "{err}");
+    }
+
+    /// `HONE_WRITE_SCHEMA=1` rewrites the published schema from the types.
+    #[test]
+    fn the_published_schema_is_up_to_date() {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/schemas/task-suite.schema.json");
+        let schema = serde_json::to_string_pretty(&json_schema()).unwrap() + "\n";
+        if std::env::var_os("HONE_WRITE_SCHEMA").is_some() {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &schema).unwrap();
+        }
+        let published = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            published == schema,
+            "{} is stale: run HONE_WRITE_SCHEMA=1 cargo test --workspace --lib the_published_schema_is_up_to_date",
+            path.display()
+        );
     }
 
     #[test]

@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 use super::Client;
 
 /// One turn of the scripted model.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Step {
     #[serde(flatten)]
@@ -33,7 +33,7 @@ pub struct Step {
 }
 
 /// What the model does in a step.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Action {
     /// Load the named skill (only when the client lists it).
@@ -49,7 +49,7 @@ pub enum Action {
 }
 
 /// A step's condition, about the skill the script loads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Condition {
     Listed,
