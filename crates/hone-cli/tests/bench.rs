@@ -20,13 +20,18 @@ fn write(path: &Path, text: &str) {
     fs::write(path, text).unwrap();
 }
 
-fn require_claude() {
+fn require(client: Client) {
     let env = Environment::current();
     assert!(
-        capture::find_installed(Client::ClaudeCode, &env).is_some(),
-        "Claude Code is not installed in {}: run scripts/install-clients.sh (make test does)",
+        capture::find_installed(client, &env).is_some(),
+        "{} is not installed in {}: run scripts/install-clients.sh (make test does)",
+        client.display_name(),
         capture::clients_dir(&env).display()
     );
+}
+
+fn require_claude() {
+    require(Client::ClaudeCode);
 }
 
 const SKILL_V1: &str = "---\nname: greet\ndescription: Writes greetings into hello.txt. Use when asked to greet someone.\n---\nWrite `Hi NAME`.\n";
@@ -254,4 +259,77 @@ fn the_bundled_suite_shows_the_skill_helping_with_the_scripted_model() {
     assert_eq!(arm(&report, "with")["pass_rate"], 1.0, "{report}");
     assert_eq!(arm(&report, "without")["pass_rate"], 0.0, "{report}");
     assert_eq!(report["lift"]["verdict"], "helps", "{report}");
+}
+
+/// Codex loads a skill by reading its SKILL.md and does everything through
+/// its shell tool, inside its own sandbox.
+const CODEX_SUITE: &str = r#"
+name: greet-codex
+skill: greet
+cases:
+  - name: greets-ada
+    prompt: "Greet Ada in hello.txt"
+    graders:
+      - {type: file_matches, name: exclaims, path: hello.txt, pattern: "Hello, Ada!"}
+      - {type: skill_loaded, arm: with-only}
+      - {type: tool_used, tool: exec_command, input_match: "hello.txt"}
+    script:
+      - skill: greet
+      - {write: {path: hello.txt, content: "Hello, Ada!\n"}, when: loaded}
+      - {write: {path: hello.txt, content: "hello ada\n"}, when: not-loaded}
+      - answer: "Done: wrote hello.txt"
+"#;
+
+#[test]
+fn codex_runs_both_arms_through_its_own_shell() {
+    require(Client::Codex);
+    let tmp = library();
+    let lib = tmp.path().join("lib");
+    let suite = tmp.path().join("codex.yaml");
+    fs::write(&suite, CODEX_SUITE).unwrap();
+    let output = Command::cargo_bin("hone")
+        .unwrap()
+        .arg("bench")
+        .arg(lib.join("greet"))
+        .arg(&suite)
+        .args([
+            "--agent",
+            "codex",
+            "--scripted",
+            "--runs",
+            "2",
+            "--no-cache",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["agent"], "codex");
+    let with = arm(&report, "with");
+    assert_eq!(
+        (with["measured"].as_u64(), with["passed"].as_u64()),
+        (Some(2), Some(2)),
+        "{report}"
+    );
+    let without = arm(&report, "without");
+    assert_eq!(without["passed"], 0, "{report}");
+    assert_eq!(report["lift"]["mean"].as_f64(), Some(1.0), "{report}");
+    let run = &report["runs"][0];
+    assert_eq!(run["transcript"]["skills_loaded"][0], "greet", "{run}");
+    assert_eq!(run["transcript"]["final_reply"], "Done: wrote hello.txt");
+
+    // A live Codex run is refused with the reason.
+    let output = Command::cargo_bin("hone")
+        .unwrap()
+        .arg("bench")
+        .arg(lib.join("greet"))
+        .arg(&suite)
+        .args(["--agent", "codex", "--preview"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("only with --scripted"));
 }

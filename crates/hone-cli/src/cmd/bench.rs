@@ -159,11 +159,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         cache_dir,
         max_cost_usd: args.max_cost,
         retries: args.retries,
+        scratch_dir: Some(
+            env.var("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| env.home.join(".cache"))
+                .join("hone/bench-scratch"),
+        ),
         judge: judge.as_deref(),
         prices: &prices,
         cancel: super::agent::cancel_on_ctrl_c(),
     };
-    let preview = run::preview(&suite, &arms, &options, DEFAULT_CLAUDE_MODEL);
+    let default_model = match args.agent {
+        Client::Codex => hone_core::clients::codex::DEFAULT_MODEL,
+        _ => DEFAULT_CLAUDE_MODEL,
+    };
+    let preview = run::preview(&suite, &arms, &options, default_model);
     let usd = preview.usd.map_or_else(
         || "unknown (no price for this model: --prices)".to_string(),
         |u| format!("${u:.2}"),

@@ -250,6 +250,10 @@ pub struct BenchOptions<'a> {
     /// Stop launching runs once this much was spent.
     pub max_cost_usd: Option<f64>,
     pub retries: u32,
+    /// Where each run's scratch workspace and home are made; the system's
+    /// temporary folder when `None`. Codex will not set up its sandbox under
+    /// `/tmp`, so the CLI uses Hone's cache folder.
+    pub scratch_dir: Option<PathBuf>,
     pub judge: Option<&'a dyn Judge>,
     pub prices: &'a PriceTable,
     pub cancel: Cancel,
@@ -536,7 +540,12 @@ fn run_once(
     options: &BenchOptions,
 ) -> RunResult {
     let client = options.installed.client;
-    let Ok(scratch) = tempfile::tempdir() else {
+    let scratch = match &options.scratch_dir {
+        Some(dir) => std::fs::create_dir_all(dir)
+            .and_then(|()| tempfile::Builder::new().prefix("run-").tempdir_in(dir)),
+        None => tempfile::tempdir(),
+    };
+    let Ok(scratch) = scratch else {
         return error_result(job, "cannot make a scratch folder".into());
     };
     let workspace = scratch.path().join("workspace");
@@ -645,16 +654,21 @@ fn changed_files(workspace: &Path, before: &grade::Snapshot) -> Vec<(String, Str
 
 /// Why `client` cannot run a benchmark in this mode, if it cannot.
 pub fn unsupported(client: Client, scripted: bool) -> Option<String> {
-    if client != Client::ClaudeCode {
-        return Some(format!(
-            "{} cannot run task evals yet: Hone reads Claude Code's transcripts (stream-json) only",
+    match client {
+        Client::ClaudeCode => None,
+        Client::Codex if scripted => None,
+        Client::Codex => Some(
+            "Codex runs only with --scripted for now: a live run needs its login in the scratch home, which Hone does not copy yet".into(),
+        ),
+        _ => Some(format!(
+            "{} cannot run task evals yet: Hone reads the transcripts of Claude Code and Codex only",
             client.display_name()
-        ));
+        )),
     }
-    if scripted && !script::supports(client) {
-        return Some(format!("{} cannot be scripted", client.display_name()));
-    }
-    None
+    .or_else(|| {
+        (scripted && !script::supports(client))
+            .then(|| format!("{} cannot be scripted", client.display_name()))
+    })
 }
 
 /// What the runs are expected to use and cost, before any is made.
@@ -672,11 +686,17 @@ pub struct CostPreview {
     pub basis: String,
 }
 
-/// Tokens of Claude Code 2.1.328's own first request before any skill or
-/// prompt: its system prompt, tool definitions and reminders (50,283
-/// characters of JSON, ~13,267 tokens by Hone's Claude estimate, in a request
-/// the real client sent to the stand-in).
-pub const CLAUDE_CODE_BASE_TOKENS: u64 = 13_000;
+/// Tokens of an agent's own first request before any skill or prompt: its
+/// system prompt, tool definitions and reminders, in a request the real
+/// client sent to the stand-in. Claude Code 2.1.328: 50,283 characters of
+/// JSON, ~13,267 tokens by Hone's Claude estimate; Codex 0.171.0: 37,668
+/// characters, 8,487 o200k tokens.
+pub fn base_tokens(client: Client) -> u64 {
+    match client {
+        Client::Codex => 8_500,
+        _ => 13_000,
+    }
+}
 /// Turns a task run is assumed to take: load the skill, act, check, answer.
 const ESTIMATED_TURNS: u64 = 4;
 /// Output tokens assumed per turn.
@@ -689,7 +709,13 @@ pub fn preview(
     options: &BenchOptions,
     default_model: &str,
 ) -> CostPreview {
-    let tokenizer = crate::tokens::Tokenizer::claude();
+    let client = options.installed.client;
+    let tokenizer = if client == Client::ClaudeCode {
+        crate::tokens::Tokenizer::claude()
+    } else {
+        crate::tokens::Tokenizer::o200k()
+    };
+    let base = base_tokens(client);
     let model = options
         .model
         .clone()
@@ -721,8 +747,8 @@ pub fn preview(
                 usage.add(&Usage {
                     input_tokens: per_turn * ESTIMATED_TURNS,
                     output_tokens: ESTIMATED_OUTPUT_PER_TURN * ESTIMATED_TURNS,
-                    cache_write_tokens: CLAUDE_CODE_BASE_TOKENS,
-                    cache_read_tokens: CLAUDE_CODE_BASE_TOKENS * (ESTIMATED_TURNS - 1),
+                    cache_write_tokens: base,
+                    cache_read_tokens: base * (ESTIMATED_TURNS - 1),
                 });
             }
         }
@@ -739,7 +765,7 @@ pub fn preview(
         },
         model,
         basis: format!(
-            "{ESTIMATED_TURNS} turns a run, {ESTIMATED_OUTPUT_PER_TURN} output tokens a turn, the agent's own ~{CLAUDE_CODE_BASE_TOKENS}-token prompt cached after the first turn; a run that takes more turns costs more"
+            "{ESTIMATED_TURNS} turns a run, {ESTIMATED_OUTPUT_PER_TURN} output tokens a turn, the agent's own ~{base}-token prompt cached after the first turn; a run that takes more turns costs more"
         ),
     }
 }

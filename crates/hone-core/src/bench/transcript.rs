@@ -9,6 +9,12 @@
 //! skill counts as loaded when a `Skill` call for it succeeded, or when the
 //! agent read its `SKILL.md` under a skills folder (what a client without a
 //! `Skill` tool does).
+//!
+//! Codex writes its transcript with `exec --json`: `item.completed` events
+//! (`command_execution` with the command and exit code, `file_change`,
+//! `agent_message`, tool calls) and a `turn.completed` with the usage. Its
+//! shell calls are named `exec_command`, after the model's tool, and its
+//! patches `apply_patch`.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -60,6 +66,7 @@ impl Transcript {
     pub fn parse(client: Client, stdout: &str) -> Transcript {
         match client {
             Client::ClaudeCode => parse_claude_code(stdout),
+            Client::Codex => parse_codex(stdout),
             _ => Transcript::default(),
         }
     }
@@ -131,6 +138,64 @@ fn parse_claude_code(stdout: &str) -> Transcript {
     transcript
 }
 
+fn parse_codex(stdout: &str) -> Transcript {
+    let mut transcript = Transcript::default();
+    for line in stdout.lines() {
+        let Ok(event) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        match event["type"].as_str() {
+            Some("item.completed") => {
+                let item = &event["item"];
+                match item["type"].as_str() {
+                    Some("agent_message") => {
+                        transcript.final_reply =
+                            item["text"].as_str().unwrap_or_default().to_string();
+                    }
+                    Some("command_execution") => transcript.tool_calls.push(ToolCall {
+                        name: "exec_command".into(),
+                        input: serde_json::json!({"cmd": item["command"]}),
+                        failed: item["exit_code"].as_i64().is_some_and(|code| code != 0),
+                    }),
+                    Some("file_change") => transcript.tool_calls.push(ToolCall {
+                        name: "apply_patch".into(),
+                        input: item["changes"].clone(),
+                        failed: item["status"] == "failed",
+                    }),
+                    Some("mcp_tool_call") | Some("web_search") => {
+                        transcript.tool_calls.push(ToolCall {
+                            name: item["tool"]
+                                .as_str()
+                                .or_else(|| item["type"].as_str())
+                                .unwrap_or_default()
+                                .to_string(),
+                            input: item["arguments"].clone(),
+                            failed: item["status"] == "failed",
+                        })
+                    }
+                    _ => {}
+                }
+            }
+            Some("turn.completed") => {
+                transcript.finished = true;
+                transcript.turns += 1;
+                let usage = &event["usage"];
+                let count = |key: &str| usage[key].as_u64().unwrap_or(0);
+                let cached = count("cached_input_tokens");
+                transcript.usage.add(&Usage {
+                    input_tokens: count("input_tokens").saturating_sub(cached),
+                    output_tokens: count("output_tokens"),
+                    cache_write_tokens: count("cache_write_input_tokens"),
+                    cache_read_tokens: cached,
+                });
+            }
+            _ => {}
+        }
+    }
+    transcript.skills_loaded = skills_loaded(&transcript.tool_calls);
+    transcript
+}
+
 /// The skills a run loaded: successful `Skill` calls, and reads of a
 /// `SKILL.md` inside a skills folder (by command or by a read tool).
 fn skills_loaded(calls: &[ToolCall]) -> Vec<String> {
@@ -193,6 +258,23 @@ mod tests {
         assert_eq!(t.turns, 4);
         assert!(t.finished);
         assert!(t.trace().starts_with("Skill {\"skill\":\"greet\"}\n"));
+    }
+
+    #[test]
+    fn reads_codex_json_events() {
+        let stream = r#"{"type":"thread.started","thread_id":"x"}
+{"type":"item.completed","item":{"id":"item_0","type":"command_execution","command":"/bin/bash -lc 'cat .agents/skills/greet/SKILL.md'","aggregated_output":"---","exit_code":0,"status":"completed"}}
+{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"false","exit_code":1,"status":"failed"}}
+{"type":"item.completed","item":{"id":"item_2","type":"agent_message","text":"Done"}}
+{"type":"turn.completed","usage":{"input_tokens":30,"cached_input_tokens":10,"output_tokens":3}}
+"#;
+        let t = Transcript::parse(Client::Codex, stream);
+        assert_eq!(t.tool_calls.len(), 2);
+        assert!(t.tool_calls[1].failed);
+        assert_eq!(t.skills_loaded, ["greet"]);
+        assert_eq!(t.final_reply, "Done");
+        assert_eq!((t.usage.input_tokens, t.usage.cache_read_tokens), (20, 10));
+        assert!(t.finished);
     }
 
     #[test]

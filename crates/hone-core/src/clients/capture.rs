@@ -428,7 +428,12 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> std::io::Result<Invocat
                 "model_provider = \"hone\"\nmodel = \"{model}\"\n[model_providers.hone]\nname = \"hone\"\nbase_url = \"{base}/v1\"\nwire_api = \"responses\"\nenv_key = \"HONE_LOOPBACK_KEY\"\n[analytics]\nenabled = false\n"
             );
             write_if_absent(&codex_home.join("config.toml"), &config)?;
-            args.extend(["exec", "--skip-git-repo-check", prompt].map(String::from));
+            args.extend(["exec", "--skip-git-repo-check"].map(String::from));
+            if plan.task.is_some() {
+                // Its transcript; commands confined to the scratch workspace.
+                args.extend(["--json", "--sandbox", "workspace-write"].map(String::from));
+            }
+            args.push(prompt.to_string());
             var("CODEX_HOME", &codex_home.display().to_string());
             var("HONE_LOOPBACK_KEY", "sk-hone-loopback");
         }

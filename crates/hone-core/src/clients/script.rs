@@ -12,7 +12,10 @@
 //! that reads its listing would.
 //!
 //! Steps become the client's own tool calls in its own wire format; only
-//! the clients whose tools are known here can be scripted (Claude Code).
+//! the clients whose tools are known here can be scripted: Claude Code
+//! (Anthropic Messages: `Skill`, `Write`, `Read`, `Bash`) and Codex (OpenAI
+//! Responses: every step an `exec_command`, as Codex itself loads a skill by
+//! reading its `SKILL.md`).
 
 use std::path::{Path, PathBuf};
 
@@ -67,7 +70,7 @@ pub struct Script {
 
 /// Whether `client` can be driven by a script.
 pub fn supports(client: Client) -> bool {
-    client == Client::ClaudeCode
+    matches!(client, Client::ClaudeCode | Client::Codex)
 }
 
 impl Script {
@@ -118,8 +121,33 @@ impl Script {
     pub fn answer(&self, client: Client, body: &Value) -> Option<(&'static str, String)> {
         match client {
             Client::ClaudeCode => self.answer_anthropic(body),
+            Client::Codex => self.answer_responses(body),
             _ => None,
         }
+    }
+
+    fn answer_responses(&self, body: &Value) -> Option<(&'static str, String)> {
+        body.get("tools")?.as_array().filter(|t| !t.is_empty())?;
+        let input = body.get("input")?.as_array()?;
+        let turns = input
+            .iter()
+            .filter(|item| {
+                matches!(
+                    item.get("type").and_then(Value::as_str),
+                    Some("function_call" | "custom_tool_call")
+                )
+            })
+            .count();
+        let listed = self.skill().is_some_and(|skill| {
+            super::codex::listing_in_request(body)
+                .is_some_and(|listing| listing_names(&listing, skill))
+        });
+        let action = self.step_for(turns, listed);
+        let model = body.get("model").and_then(Value::as_str).unwrap_or("model");
+        Some((
+            "text/event-stream",
+            responses_turn(model, turns, &codex_call(&action)),
+        ))
     }
 
     fn answer_anthropic(&self, body: &Value) -> Option<(&'static str, String)> {
@@ -173,6 +201,84 @@ fn claude_code_call(action: &Action, workspace: &Path) -> Turn {
         ),
         Action::Answer(text) => Turn::Text(text.clone()),
     }
+}
+
+/// Codex does everything through its shell tool; a file is written from
+/// base64 so that no content needs quoting.
+fn codex_call(action: &Action) -> Turn {
+    let command = |cmd: String| Turn::Tool("exec_command", json!({"cmd": cmd}));
+    match action {
+        Action::Skill(name) => command(format!("cat .agents/skills/{name}/SKILL.md")),
+        Action::Write { path, content } => command(format!(
+            "mkdir -p \"$(dirname '{path}')\" && printf %s {} | base64 -d > '{path}'",
+            base64(content.as_bytes())
+        )),
+        Action::Read(path) => command(format!("cat '{path}'")),
+        Action::Run(cmd) => command(cmd.clone()),
+        Action::Answer(text) => Turn::Text(text.clone()),
+    }
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// One streamed OpenAI Responses answer holding `turn`.
+fn responses_turn(model: &str, index: usize, turn: &Turn) -> String {
+    let item = match turn {
+        Turn::Tool(name, input) => {
+            json!({"type": "function_call", "id": format!("fc_script_{index}"),
+            "call_id": format!("call_script_{index}"), "name": name,
+            "arguments": input.to_string(), "status": "completed"})
+        }
+        Turn::Text(text) => json!({"type": "message", "id": format!("msg_script_{index}"),
+            "role": "assistant", "status": "completed",
+            "content": [{"type": "output_text", "text": text, "annotations": []}]}),
+    };
+    let response = json!({"id": format!("resp_script_{index}"), "object": "response",
+        "created_at": 1, "status": "in_progress", "model": model, "output": []});
+    let mut done = response.clone();
+    done["status"] = json!("completed");
+    done["output"] = json!([item]);
+    done["usage"] = json!({"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens": 20, "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 30});
+    let events = [
+        (
+            "response.created",
+            json!({"type": "response.created", "response": response}),
+        ),
+        (
+            "response.output_item.added",
+            json!({"type": "response.output_item.added", "output_index": 0, "item": item}),
+        ),
+        (
+            "response.output_item.done",
+            json!({"type": "response.output_item.done", "output_index": 0, "item": item}),
+        ),
+        (
+            "response.completed",
+            json!({"type": "response.completed", "response": done}),
+        ),
+    ];
+    events
+        .iter()
+        .map(|(event, data)| format!("event: {event}\ndata: {data}\n\n"))
+        .collect()
 }
 
 /// One streamed Anthropic Messages answer holding `turn`.
@@ -272,6 +378,22 @@ mod tests {
             .unwrap();
         assert_eq!(kind, "text/event-stream");
         assert!(body.contains(r#""text":"x""#));
+    }
+
+    #[test]
+    fn codex_writes_through_its_shell_from_base64() {
+        assert_eq!(base64(b"Hello, Ada!\n"), "SGVsbG8sIEFkYSEK");
+        assert_eq!(base64(b"ab"), "YWI=");
+        assert_eq!(base64(b""), "");
+        let script = script(r#"[{"write": {"path": "a.txt", "content": "hi"}}]"#);
+        let (_, body) = script
+            .answer(
+                Client::Codex,
+                &json!({"tools": [{"name": "exec_command"}], "input": [{"type": "message", "role": "user"}]}),
+            )
+            .unwrap();
+        assert!(body.contains("exec_command"), "{body}");
+        assert!(body.contains("printf %s aGk= | base64 -d"), "{body}");
     }
 
     #[test]
