@@ -333,3 +333,99 @@ fn codex_runs_both_arms_through_its_own_shell() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("only with --scripted"));
 }
+
+/// A loopback Messages API playing a model that loads the skill when it is
+/// offered, then greets as the skill says; without it, greets plainly.
+fn messages_api() -> u16 {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut length = 0;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                        break;
+                    }
+                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                        length = v.trim().parse().unwrap_or(0);
+                    }
+                }
+                let mut body = vec![0; length];
+                let _ = reader.read_exact(&mut body);
+                let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                let offered = body.get("tools").is_some();
+                let turn = body["messages"].as_array().map_or(0, Vec::len);
+                let usage = serde_json::json!({"input_tokens": 1000, "output_tokens": 100});
+                let answer = if offered && turn == 1 {
+                    serde_json::json!({"content": [{"type": "tool_use", "id": "t1", "name": "Skill",
+                        "input": {"skill": "greet"}}], "stop_reason": "tool_use", "usage": usage})
+                } else {
+                    let loaded = body.to_string().contains("Hello, NAME!");
+                    let text = if loaded { "Hello, Ada!" } else { "hello ada" };
+                    serde_json::json!({"content": [{"type": "text", "text": text}],
+                        "stop_reason": "end_turn", "usage": usage})
+                };
+                let text = answer.to_string();
+                let mut stream = stream;
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{text}",
+                    text.len()
+                );
+            });
+        }
+    });
+    port
+}
+
+#[test]
+fn the_messages_api_as_the_agent_with_a_skill_tool() {
+    let tmp = library();
+    let lib = tmp.path().join("lib");
+    let suite = tmp.path().join("api.yaml");
+    fs::write(
+        &suite,
+        "skill: greet\ncases:\n  - name: greets\n    prompt: Greet Ada\n    graders:\n      - {type: regex, pattern: 'Hello, Ada!'}\n      - {type: skill_loaded, arm: with-only}\n",
+    )
+    .unwrap();
+    let port = messages_api();
+    let output = Command::cargo_bin("hone")
+        .unwrap()
+        .arg("bench")
+        .arg(lib.join("greet"))
+        .arg(&suite)
+        .args([
+            "--agent",
+            "anthropic",
+            "--model",
+            "claude-haiku-4-5",
+            "--runs",
+            "2",
+            "--no-cache",
+        ])
+        .args(["--format", "json", "--base-url"])
+        .arg(format!("http://127.0.0.1:{port}"))
+        .env("ANTHROPIC_API_KEY", "sk-test")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("go to Anthropic's API"), "{stderr}");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["agent"], "anthropic");
+    assert_eq!(arm(&report, "with")["passed"], 2, "{report}");
+    assert_eq!(arm(&report, "without")["passed"], 0, "{report}");
+    assert_eq!(report["lift"]["mean"].as_f64(), Some(1.0));
+    // Priced from the bundled table: Haiku 4.5 at $1 and $5 per million tokens.
+    let with = arm(&report, "with");
+    let expected = 2.0 * (2000.0 * 1.0 + 200.0 * 5.0) / 1e6;
+    assert!(
+        (with["cost_usd"].as_f64().unwrap() - expected).abs() < 1e-9,
+        "{with}"
+    );
+    assert!(report["lift_per_dollar"].as_f64().is_some());
+}

@@ -8,8 +8,9 @@ use std::sync::OnceLock;
 use anstream::{eprintln, println};
 use hone_core::agent::PriceTable;
 use hone_core::agent::providers::key_from_env;
+use hone_core::bench::api::AnthropicAgent;
 use hone_core::bench::judge::{AnthropicJudge, Judge};
-use hone_core::bench::run::{self, ArmSpec, BenchOptions};
+use hone_core::bench::run::{self, Agent, ArmSpec, BenchOptions};
 use hone_core::bench::{self, BenchReport, Outcome, Progress, ReportHeader, TaskSuite};
 use hone_core::clients::capture;
 use hone_core::clients::{Client, Environment};
@@ -38,9 +39,13 @@ pub struct Args {
     /// The skill under test (default: the suite's `skill:`, else the library's only skill).
     #[arg(long)]
     skill: Option<String>,
-    /// The agent that runs the tasks.
-    #[arg(long, value_parser = super::clients::parse_client, default_value = "claude-code")]
-    agent: Client,
+    /// The agent that runs the tasks: an agent CLI (claude-code, codex), or `anthropic`, the
+    /// Messages API with a `Skill` tool and no other (for skills whose work is the reply).
+    #[arg(long, value_parser = parse_agent, default_value = "claude-code")]
+    agent: AgentName,
+    /// The API's base URL for `--agent anthropic` and `--judge` (default: Anthropic's).
+    #[arg(long)]
+    base_url: Option<String>,
     /// The agent's model (default: the agent's own default).
     #[arg(long)]
     model: Option<String>,
@@ -87,6 +92,21 @@ pub struct Args {
     format: Format,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum AgentName {
+    Cli(Client),
+    Anthropic,
+}
+
+fn parse_agent(name: &str) -> Result<AgentName, String> {
+    if name == "anthropic" {
+        return Ok(AgentName::Anthropic);
+    }
+    super::clients::parse_client(name)
+        .map(AgentName::Cli)
+        .map_err(|e| format!("{e}, or anthropic"))
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Format {
     Text,
@@ -96,16 +116,43 @@ enum Format {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let env = Environment::current();
-    if let Some(why) = run::unsupported(args.agent, args.scripted) {
-        anyhow::bail!(why);
-    }
-    let Some(installed) = capture::find_installed(args.agent, &env) else {
-        anyhow::bail!(
-            "{} is not installed where Hone looks ({}); run scripts/install-clients.sh",
-            args.agent.display_name(),
-            capture::clients_dir(&env).display()
-        );
+    let api_agent = match args.agent {
+        AgentName::Anthropic => {
+            if args.scripted {
+                anyhow::bail!(
+                    "--scripted drives an agent CLI; `--agent anthropic` needs a live model"
+                );
+            }
+            let Some(key) = key_from_env("ANTHROPIC_API_KEY") else {
+                anyhow::bail!(
+                    "--agent anthropic reads its key from ANTHROPIC_API_KEY, which is not set"
+                );
+            };
+            let model = args.model.as_deref().unwrap_or(DEFAULT_API_MODEL);
+            Some(AnthropicAgent::new(model, key, args.base_url.as_deref()))
+        }
+        AgentName::Cli(client) => {
+            if let Some(why) = run::unsupported(client, args.scripted) {
+                anyhow::bail!(why);
+            }
+            None
+        }
     };
+    let agent = match (&api_agent, args.agent) {
+        (Some(api), _) => Agent::Api(api),
+        (None, AgentName::Cli(client)) => {
+            let Some(installed) = capture::find_installed(client, &env) else {
+                anyhow::bail!(
+                    "{} is not installed where Hone looks ({}); run scripts/install-clients.sh",
+                    client.display_name(),
+                    capture::clients_dir(&env).display()
+                );
+            };
+            Agent::Cli(installed)
+        }
+        (None, AgentName::Anthropic) => unreachable!("an anthropic agent is made above"),
+    };
+    let (agent_name, agent_version) = agent.id();
     let suite_path = match &args.suite {
         Some(path) => path.clone(),
         None => default_suite(&args.library)?,
@@ -136,8 +183,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let Some(key) = key_from_env("ANTHROPIC_API_KEY") else {
                 anyhow::bail!("--judge needs ANTHROPIC_API_KEY");
             };
-            let base = std::env::var("HONE_JUDGE_BASE_URL").ok();
-            Some(Box::new(AnthropicJudge::new(model, key, base.as_deref())))
+            Some(Box::new(AnthropicJudge::new(
+                model,
+                key,
+                args.base_url.as_deref(),
+            )))
         }
     };
     let cache_dir = (!args.no_cache).then(|| {
@@ -150,7 +200,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     });
     let isolation = super::clients::isolation();
     let options = BenchOptions {
-        installed: installed.clone(),
+        agent,
         model: args.model.clone(),
         runs: args.runs,
         jobs: args.jobs.max(1),
@@ -170,7 +220,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         cancel: super::agent::cancel_on_ctrl_c(),
     };
     let default_model = match args.agent {
-        Client::Codex => hone_core::clients::codex::DEFAULT_MODEL,
+        AgentName::Cli(Client::Codex) => hone_core::clients::codex::DEFAULT_MODEL,
         _ => DEFAULT_CLAUDE_MODEL,
     };
     let preview = run::preview(&suite, &arms, &options, default_model);
@@ -189,13 +239,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         preview.model
     );
     eprintln!("bench: estimate: {}", preview.basis);
-    if args.scripted {
-        eprintln!("bench: scripted model on a loopback stand-in: nothing leaves this machine");
-    } else {
-        eprintln!(
+    match args.agent {
+        _ if args.scripted => {
+            eprintln!("bench: scripted model on a loopback stand-in: nothing leaves this machine")
+        }
+        AgentName::Anthropic => eprintln!(
+            "bench: the prompts and the skill go to Anthropic's API ({})",
+            args.base_url.as_deref().unwrap_or("api.anthropic.com")
+        ),
+        AgentName::Cli(client) => eprintln!(
             "bench: the prompts, the skill and the workspace files go to {}'s provider",
-            args.agent.display_name()
-        );
+            client.display_name()
+        ),
     }
     if judge.is_some() {
         eprintln!("bench: `llm` graders send the agent's work to Anthropic's API");
@@ -258,8 +313,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ReportHeader {
             suite: suite.name.clone(),
             skill: skill.name.clone(),
-            agent: args.agent.as_str().to_string(),
-            agent_version: installed.version.clone(),
+            agent: agent_name,
+            agent_version,
             model: args.model.clone(),
             scripted: args.scripted,
             notes: suite.notes.clone(),
@@ -281,6 +336,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ExitCode::from(1)
     })
 }
+
+/// The model of `--agent anthropic` when none is given: the cheapest that
+/// follows a skill well.
+const DEFAULT_API_MODEL: &str = "claude-haiku-4-5";
 
 /// Claude Code's default model at the version Hone models (2.1.328).
 const DEFAULT_CLAUDE_MODEL: &str = "claude-opus-5-5";

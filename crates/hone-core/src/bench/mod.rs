@@ -17,6 +17,7 @@
 //! those runs are reported as "measured nothing" and left out of the lift;
 //! trigger evals are the tool for that problem.
 
+pub mod api;
 pub mod grade;
 pub mod import;
 pub mod judge;
@@ -29,7 +30,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-pub use run::{ArmSpec, BenchOptions, CostPreview, Outcome, Progress, RunResult};
+pub use run::{Agent, ArmSpec, BenchOptions, CostPreview, Outcome, Progress, RunResult};
 pub use suite::{TaskCase, TaskSuite, TaskSuiteError};
 
 use stats::{Interval, Lift};

@@ -22,6 +22,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::api::{AnthropicAgent, OfferedSkill};
 use super::grade::{self, Graded, RunView};
 use super::judge::Judge;
 use super::suite::{TaskCase, TaskSuite};
@@ -236,9 +237,36 @@ fn git_checkout(dir: &Path, rev: &str) -> Result<tempfile::TempDir, String> {
     Ok(checkout)
 }
 
+/// What does the tasks: an installed agent CLI, or a model API with the
+/// minimal tool loop of [`super::api`].
+pub enum Agent<'a> {
+    Cli(Installed),
+    Api(&'a AnthropicAgent),
+}
+
+impl Agent<'_> {
+    /// The agent's name and version, for the cache key and the report.
+    pub fn id(&self) -> (String, String) {
+        match self {
+            Agent::Cli(installed) => (
+                installed.client.as_str().to_string(),
+                installed.version.clone(),
+            ),
+            Agent::Api(_) => ("anthropic".into(), "messages-api".into()),
+        }
+    }
+
+    fn client(&self) -> Option<Client> {
+        match self {
+            Agent::Cli(installed) => Some(installed.client),
+            Agent::Api(_) => None,
+        }
+    }
+}
+
 /// How a benchmark runs.
 pub struct BenchOptions<'a> {
-    pub installed: Installed,
+    pub agent: Agent<'a>,
     pub model: Option<String>,
     /// Runs per case and arm; a case's own `runs` when `None` (else 3).
     pub runs: Option<u32>,
@@ -405,10 +433,11 @@ fn set_once(slot: &Mutex<Option<String>>, why: &str) {
 /// The cache key of a run.
 fn cache_key(options: &BenchOptions, case: &TaskCase, arm: &Arm, run: u32) -> String {
     let case_json = serde_json::to_string(case).unwrap_or_default();
+    let (agent, version) = options.agent.id();
     let key = format!(
         "{}|{}|{}|{}|{}|{}|{}",
-        options.installed.client.as_str(),
-        options.installed.version,
+        agent,
+        version,
         options.model.as_deref().unwrap_or("default"),
         if options.scripted { "scripted" } else { "live" },
         arm.content,
@@ -495,7 +524,7 @@ fn prepare_workspace(
     suite: &TaskSuite,
     case: &TaskCase,
     arm: &Arm,
-    client: Client,
+    client: Option<Client>,
     workspace: &Path,
 ) -> std::io::Result<()> {
     std::fs::create_dir_all(workspace.join(".git"))?;
@@ -526,7 +555,7 @@ fn prepare_workspace(
         }
         std::fs::write(to, content)?;
     }
-    if let Some((dir, folder)) = &arm.skill {
+    if let (Some((dir, folder)), Some(client)) = (&arm.skill, client) {
         let target = client.install_folder(Scope::Project, workspace, folder);
         capture::copy_tree(dir, &target, Links::Skip, MAX_FILE_BYTES)?;
     }
@@ -539,7 +568,7 @@ fn run_once(
     job: &Job,
     options: &BenchOptions,
 ) -> RunResult {
-    let client = options.installed.client;
+    let client = options.agent.client();
     let scratch = match &options.scratch_dir {
         Some(dir) => std::fs::create_dir_all(dir)
             .and_then(|()| tempfile::Builder::new().prefix("run-").tempdir_in(dir)),
@@ -556,42 +585,73 @@ fn run_once(
         return error_result(job, format!("cannot lay out the workspace: {e}"));
     }
     let before = grade::snapshot(&workspace);
-    let script = options.scripted.then(|| Script {
-        steps: job.case.script.clone(),
-        workspace: workspace.clone(),
-    });
-    let plan = Plan {
-        installed: options.installed.clone(),
-        project: workspace.clone(),
-        home: home.clone(),
-        model: options.model.clone(),
-        vars: Vec::new(),
-        timeout_secs: job.case.timeout,
-        task: Some(Task {
-            prompt: job.case.prompt.clone(),
-            script,
-            allowed_tools: job.case.allowed_tools.clone(),
-            max_turns: job.case.max_turns,
-        }),
+    let (transcript, seconds, status) = match &options.agent {
+        Agent::Api(api) => {
+            let started = std::time::Instant::now();
+            let loaded = job
+                .arm
+                .skill
+                .as_ref()
+                .and_then(|(dir, _)| crate::skill::Skill::load(dir).ok());
+            let offered = loaded.as_ref().map(|skill| OfferedSkill {
+                name: &skill.id,
+                description: skill.meta.description.as_deref().unwrap_or_default(),
+                skill_md: &skill.path,
+            });
+            match api.run(
+                &job.case.prompt,
+                offered.as_ref(),
+                job.case.max_turns,
+                &options.cancel,
+            ) {
+                Ok(transcript) => (
+                    transcript,
+                    started.elapsed().as_secs_f64(),
+                    "finished".to_string(),
+                ),
+                Err(e) => return error_result(job, e),
+            }
+        }
+        Agent::Cli(installed) => {
+            let script = options.scripted.then(|| Script {
+                steps: job.case.script.clone(),
+                workspace: workspace.clone(),
+            });
+            let plan = Plan {
+                installed: installed.clone(),
+                project: workspace.clone(),
+                home: home.clone(),
+                model: options.model.clone(),
+                vars: Vec::new(),
+                timeout_secs: job.case.timeout,
+                task: Some(Task {
+                    prompt: job.case.prompt.clone(),
+                    script,
+                    allowed_tools: job.case.allowed_tools.clone(),
+                    max_turns: job.case.max_turns,
+                }),
+            };
+            let captured = match capture::run(&plan, options.isolation) {
+                Ok(captured) => captured,
+                Err(e) => return error_result(job, e.to_string()),
+            };
+            let transcript = Transcript::parse(installed.client, &captured.stdout);
+            if !transcript.finished {
+                let mut result = error_result(
+                    job,
+                    format!(
+                        "the agent did not finish ({}): {}",
+                        captured.status,
+                        captured.stderr_tail.trim()
+                    ),
+                );
+                result.seconds = captured.seconds;
+                result.transcript = transcript;
+                return result;
+            }
+            (transcript, captured.seconds, captured.status)
+        }
     };
-    let captured = match capture::run(&plan, options.isolation) {
-        Ok(captured) => captured,
-        Err(e) => return error_result(job, e.to_string()),
-    };
-    let transcript = Transcript::parse(client, &captured.stdout);
-    if !transcript.finished {
-        let mut result = error_result(
-            job,
-            format!(
-                "the agent did not finish ({}): {}",
-                captured.status,
-                captured.stderr_tail.trim()
-            ),
-        );
-        result.seconds = captured.seconds;
-        result.transcript = transcript;
-        return result;
-    }
     let view = RunView {
         transcript: &transcript,
         workspace: &workspace,
@@ -616,9 +676,11 @@ fn run_once(
         0.0
     } else {
         transcript.cost_usd.unwrap_or_else(|| {
-            options
-                .model
-                .as_deref()
+            let model = match &options.agent {
+                Agent::Api(api) => Some(api.model.as_str()),
+                Agent::Cli(_) => options.model.as_deref(),
+            };
+            model
                 .and_then(|m| options.prices.price(m))
                 .map_or(0.0, |(_, price)| price.of(&transcript.usage))
         })
@@ -631,9 +693,9 @@ fn run_once(
         graded,
         files: changed_files(&workspace, &before),
         transcript,
-        seconds: captured.seconds,
+        seconds,
         cost_usd,
-        status: captured.status,
+        status,
         cached: false,
     }
 }
@@ -691,10 +753,12 @@ pub struct CostPreview {
 /// client sent to the stand-in. Claude Code 2.1.328: 50,283 characters of
 /// JSON, ~13,267 tokens by Hone's Claude estimate; Codex 0.171.0: 37,668
 /// characters, 8,487 o200k tokens.
-pub fn base_tokens(client: Client) -> u64 {
+/// A model API agent has a one-line system prompt and one tool.
+pub fn base_tokens(client: Option<Client>) -> u64 {
     match client {
-        Client::Codex => 8_500,
-        _ => 13_000,
+        Some(Client::Codex) => 8_500,
+        Some(_) => 13_000,
+        None => 100,
     }
 }
 /// Turns a task run is assumed to take: load the skill, act, check, answer.
@@ -709,11 +773,11 @@ pub fn preview(
     options: &BenchOptions,
     default_model: &str,
 ) -> CostPreview {
-    let client = options.installed.client;
-    let tokenizer = if client == Client::ClaudeCode {
-        crate::tokens::Tokenizer::claude()
-    } else {
+    let client = options.agent.client();
+    let tokenizer = if client == Some(Client::Codex) {
         crate::tokens::Tokenizer::o200k()
+    } else {
+        crate::tokens::Tokenizer::claude()
     };
     let base = base_tokens(client);
     let model = options
