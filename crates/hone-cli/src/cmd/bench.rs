@@ -141,12 +141,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     let cache_dir = (!args.no_cache).then(|| {
-        args.cache.clone().unwrap_or_else(|| {
-            env.var("XDG_CACHE_HOME")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| env.home.join(".cache"))
-                .join("hone/bench")
-        })
+        args.cache
+            .clone()
+            .unwrap_or_else(|| run::default_cache_dir(&env))
     });
     let isolation = super::clients::isolation();
     let options = BenchOptions {
@@ -163,7 +160,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         prices: &prices,
         cancel: super::agent::cancel_on_ctrl_c(),
     };
-    let preview = run::preview(&suite, &arms, &options, DEFAULT_CLAUDE_MODEL);
+    let preview = run::preview(&suite, &arms, &options, run::DEFAULT_CLAUDE_MODEL);
     let usd = preview.usd.map_or_else(
         || "unknown (no price for this model: --prices)".to_string(),
         |u| format!("${u:.2}"),
@@ -272,11 +269,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Claude Code's default model at the version Hone models (2.1.328).
-const DEFAULT_CLAUDE_MODEL: &str = "claude-opus-5-5";
-
 fn default_suite(library: &Path) -> anyhow::Result<PathBuf> {
-    let dir = library.join("evals/tasks");
+    let dir = library.join(bench::TASKS_DIR);
     let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|entries| {
             entries
