@@ -57,4 +57,11 @@ pub const COMMANDS: &[&str] = &[
     "agent_ask",
     "confirm_preview",
     "confirm_suggestions",
+    "bench_suites",
+    "bench_suite",
+    "bench_preview",
+    "bench_run",
+    "bench_cancel",
+    "bench_keep",
+    "bench_add_case",
 ];

@@ -15,6 +15,8 @@ pub enum AppEvent {
     CloseRequested,
     /// How far a long task has come (embedding a library, an eval run, an export).
     Progress(Progress),
+    /// A benchmark's run finished (`hone_core::bench::Progress`).
+    BenchProgress(hone_core::bench::Progress),
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]

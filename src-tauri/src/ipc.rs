@@ -32,8 +32,8 @@ use serde::{Deserialize, Serialize};
 use tauri_specta::{ErrorHandlingMode, collect_commands};
 
 use crate::{
-    agent, baseline, confirm, diagnose, editor, health, library, packs, panel, preview, security,
-    serving, stages, window,
+    agent, baseline, bench, confirm, diagnose, editor, health, library, packs, panel, preview,
+    security, serving, stages, window,
 };
 
 /// Why a command failed, for the window to show.
@@ -61,6 +61,8 @@ pub enum ErrorKind {
     Io,
     /// What the command needs is not there yet: no library, no model.
     Unavailable,
+    /// The file changed on disk since the window read it: ask before writing.
+    Conflict,
     /// Anything else.
     Failed,
 }
@@ -193,6 +195,13 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             agent::agent_ask,
             confirm::confirm_preview,
             confirm::confirm_suggestions,
+            bench::bench_suites,
+            bench::bench_suite,
+            bench::bench_preview,
+            bench::bench_run,
+            bench::bench_cancel,
+            bench::bench_keep,
+            bench::bench_add_case,
         ])
         .error_handling(ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: the window reads what the app

@@ -9,6 +9,7 @@
 
 mod agent;
 mod baseline;
+mod bench;
 mod commands;
 mod confirm;
 mod diagnose;
@@ -56,6 +57,7 @@ pub fn run() {
             app.manage(state);
             app.manage(serving::Serving::default());
             app.manage(agent::AgentState::default());
+            app.manage(bench::BenchState::default());
             Ok(())
         })
         .register_uri_scheme_protocol(preview::PREVIEW_SCHEME, |ctx, _request| {

@@ -345,7 +345,7 @@ fn snippets(
 
 /// The `hone` executable: beside the app's (as installed and as built), else
 /// on `PATH`.
-fn hone_program() -> Option<PathBuf> {
+pub(crate) fn hone_program() -> Option<PathBuf> {
     let name = format!("hone{}", std::env::consts::EXE_SUFFIX);
     let beside = std::env::current_exe()
         .ok()

@@ -9,7 +9,9 @@ use fantoccini::key::Key;
 
 use crate::harness::{App, Harness};
 
-const TABS: [&str; 6] = ["preview", "costs", "clients", "query", "evals", "problems"];
+const TABS: [&str; 8] = [
+    "preview", "costs", "clients", "query", "evals", "security", "bench", "problems",
+];
 
 #[test]
 fn the_layout_and_theme_story() {

@@ -15,6 +15,7 @@
 //! the tests with what to install; `HONE_E2E=0` skips them instead.
 
 mod agent;
+mod benchmark;
 mod diagnostics;
 mod harness;
 mod health;

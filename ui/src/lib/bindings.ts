@@ -162,6 +162,38 @@ export const commands = {
 	 *  as `agent` events and `agent_cancel` stops it between calls.
 	 */
 	confirmSuggestions: (suggestions: Suggestions, choice: ProviderChoice) => typedError<Suggestions, CommandError>(__TAURI_INVOKE("confirm_suggestions", { suggestions, choice })),
+	/**  The task suites of the open library. */
+	benchSuites: () => typedError<TaskSuiteSummary[], CommandError>(__TAURI_INVOKE("bench_suites")),
+	/**
+	 *  The suite at `path`: its cases, the skill under test, the last report
+	 *  and the kept one.
+	 */
+	benchSuite: (path: string) => typedError<TaskSuiteView, CommandError>(__TAURI_INVOKE("bench_suite", { path })),
+	/**
+	 *  What the benchmark of the suite at `path` with `choice` would run, cost
+	 *  and send.
+	 */
+	benchPreview: (path: string, choice: BenchChoice) => typedError<BenchPreview, CommandError>(__TAURI_INVOKE("bench_preview", { path, choice })),
+	/**
+	 *  Runs the benchmark of the suite at `path`; each finished run goes out as
+	 *  a `bench_progress` event. [`bench_cancel`] stops it between runs, and the
+	 *  report then holds the runs that finished.
+	 */
+	benchRun: (path: string, choice: BenchChoice) => typedError<BenchReport, CommandError>(__TAURI_INVOKE("bench_run", { path, choice })),
+	/**  Stops the benchmark in progress, if any, between runs. */
+	benchCancel: () => __TAURI_INVOKE<boolean>("bench_cancel"),
+	/**
+	 *  Keeps this session's last report of the suite at `path` in the library's
+	 *  `evals/bench-runs/`, for later runs to be compared with; answers the
+	 *  suite as the tab shows it now.
+	 */
+	benchKeep: (path: string) => typedError<TaskSuiteView, CommandError>(__TAURI_INVOKE("bench_keep", { path })),
+	/**
+	 *  Appends a case asking `request.prompt` to the YAML task suite at `path`,
+	 *  the file's comments and layout kept. Refuses when the file changed since
+	 *  `request.stamp` was read, so the window can ask first.
+	 */
+	benchAddCase: (path: string, request: NewTaskCase) => typedError<TaskSuiteView, CommandError>(__TAURI_INVOKE("bench_add_case", { path, request })),
 };
 
 /* Types */
@@ -321,7 +353,34 @@ export type AppEvent = { kind: "library_changed"; data: LibraryChanged } |
 /**  The user asked to close the window while it had unsaved edits. */
 { kind: "close_requested" } | 
 /**  How far a long task has come (embedding a library, an eval run, an export). */
-{ kind: "progress"; data: Progress };
+{ kind: "progress"; data: Progress } | 
+/**  A benchmark's run finished (`hone_core::bench::Progress`). */
+{ kind: "bench_progress"; data: BenchProgress };
+
+export type ArmScope = "both" | "with-only";
+
+/**  One arm over every case. */
+export type ArmSummary = {
+	label: string,
+	runs: number,
+	passed: number,
+	/**  Runs that measured the skill (not "not loaded", not errors). */
+	measured: number,
+	not_loaded: number,
+	/**  Runs no grader applied to. */
+	ungraded: number,
+	errors: number,
+	pass_rate: number | null,
+	interval: Interval,
+	/**  Mean over cases of pass@k and pass^k, k the runs per case. */
+	pass_at_k: number | null,
+	pass_hat_k: number | null,
+	k: number,
+	input_tokens: number,
+	output_tokens: number,
+	mean_seconds: number,
+	cost_usd: number,
+};
 
 /**  What a run is compared with. */
 export type Baseline = 
@@ -334,6 +393,60 @@ export type Baseline =
 export type BaselineComparison = {
 	report: Report,
 	comparison: Comparison,
+};
+
+/**
+ *  What to run: the arms, runs per case and arm, the agent and its model,
+ *  and whether the model is the scripted stand-in.
+ */
+export type BenchChoice = {
+	/**  `with`, `without`, `git:REV`, `path:DIR` or `skill:NAME`. */
+	arms: string[],
+	runs: number,
+	agent: Client,
+	model: string | null,
+	scripted: boolean,
+};
+
+/**  What a benchmark will do and cost, and what leaves the machine. */
+export type BenchPreview = {
+	cost: CostPreview,
+	cases: number,
+	arms: string[],
+	skill: string,
+	/**  The agent and its version (`Claude Code 2.1.328`). */
+	agent: string,
+	/**  Where the prompts, the skill and the workspace files go, in words. */
+	destination: string,
+	/**  How a scripted run is kept off the network, in words. */
+	isolation: string | null,
+};
+
+/**  Where a benchmark is: runs done of runs planned. */
+export type BenchProgress = {
+	done: number,
+	total: number,
+	last: RunResult | null,
+};
+
+/**  A whole benchmark. */
+export type BenchReport = {
+	suite: string,
+	skill: string,
+	agent: string,
+	agent_version: string,
+	model: string | null,
+	scripted: boolean,
+	arms: ArmSummary[],
+	/**  The first arm with the skill over the arm without it. */
+	lift: Lift | null,
+	/**  Lift per dollar spent on a run of the arm with the skill. */
+	lift_per_dollar: number | null,
+	cases: CaseSummary[],
+	runs: RunResult[],
+	/**  Why the benchmark stopped before every run was made. */
+	stopped: string | null,
+	notes: string[],
 };
 
 export type BlockedSkill = {
@@ -420,6 +533,15 @@ export type Case = {
 	line: number,
 };
 
+/**  One case in one arm. */
+export type CaseArm = {
+	arm: string,
+	passed: number,
+	measured: number,
+	not_loaded: number,
+	errors: number,
+};
+
 /**  A case whose outcome changed between two runs. */
 export type CaseChange = {
 	suite: string,
@@ -451,6 +573,19 @@ export type CaseReport = {
 	latency_ms: number,
 };
 
+/**  One case over every arm, with what makes its figures weak. */
+export type CaseSummary = {
+	name: string,
+	arms: CaseArm[],
+	/**  Graders that passed in some runs of an arm and failed in others. */
+	flaky: string[],
+	/**
+	 *  Graders that passed in every run of every arm: they cannot tell the
+	 *  arms apart.
+	 */
+	never_discriminating: string[],
+};
+
 /**  One cell of the matrix. */
 export type Cell = {
 	verdict: Verdict,
@@ -474,6 +609,26 @@ export type Change =
 { kind: "add"; text: string } | 
 /**  A sentence of the description removed. */
 { kind: "remove"; text: string };
+
+/**  What a grader checks. */
+export type Check = 
+/**  A regular expression over the final reply, the transcript or a file. */
+{ type: "regex"; pattern: string; target?: GraderTarget; 
+/**  `i`, `m`, `s` as in JavaScript flags. */
+flags?: string; 
+/**  `contains`, `not_contains` or `count:N`. */
+match?: string } | { type: "file_exists"; path: string; exists?: boolean } | { type: "file_matches"; path: string; pattern: string } | 
+/**  A shell command run in the workspace after the run; exit 0 passes. */
+{ type: "command"; run: string; timeout?: number } | { type: "tool_used"; tool: string; 
+/**  A regular expression the tool's input (as JSON) must match. */
+input_match?: string | null; min?: number | null; max?: number | null } | { type: "tool_order"; before: string; after: string } | 
+/**  Which skill the agent loaded; the skill under test when unnamed. */
+{ type: "skill_loaded"; skill?: string | null; loaded?: boolean } | 
+/**  A rubric judged by a model: the majority of `votes` decides. */
+{ type: "llm"; criteria: string; focus?: GraderTarget; votes?: number };
+
+/**  A client that discovers skills and lists them to its model. */
+export type Client = "claude-code" | "codex" | "gemini" | "opencode" | "copilot";
 
 /**  Two colliding skills, by index in the documents given to the index. */
 export type Collision = {
@@ -582,6 +737,19 @@ export type CostEstimate = {
 	caveat: string | null,
 };
 
+/**  What the runs are expected to use and cost, before any is made. */
+export type CostPreview = {
+	runs: number,
+	/**  Runs answered from the cache (free). */
+	cached: number,
+	input_tokens: number,
+	output_tokens: number,
+	/**  `None` when the model's price is unknown. */
+	usd: number | null,
+	model: string,
+	basis: string,
+};
+
 /**  Findings per severity. */
 export type Counts = {
 	error: number,
@@ -630,6 +798,8 @@ export type ErrorKind =
 "io" | 
 /**  What the command needs is not there yet: no library, no model. */
 "unavailable" | 
+/**  The file changed on disk since the window read it: ask before writing. */
+"conflict" | 
 /**  Anything else. */
 "failed";
 
@@ -751,6 +921,32 @@ export type Fix = {
 	edits: Edit[],
 };
 
+/**  What one grader said about one run. */
+export type Graded = {
+	name: string,
+	kind: string,
+	/**  `None` when the grader did not apply to this run. */
+	passed: boolean | null,
+	evidence: string,
+};
+
+/**  A check of one run. */
+export type Grader = {
+	/**  Named in reports; `<type>-<n>` when absent. */
+	name?: string,
+	/**  Only in the arm with the skill (`with-only`), or in every arm. */
+	arm?: ArmScope,
+} & Check;
+
+/**  What a text grader reads. */
+export type GraderTarget = "last_message" | 
+/**  Every tool call and reply, one per line. */
+"trace" | 
+/**  Every file of the workspace the run created or changed. */
+"files" | 
+/**  One file of the workspace. */
+{ file: string };
+
 /**  Hybrid evidence: the parts fused (filled in by the hybrid ranker). */
 export type HybridExplanation = {
 	keyword: KeywordExplanation | null,
@@ -796,6 +992,12 @@ export type ImportReport = {
 	pack: string,
 	destination: string,
 	skills: PlannedSkill[],
+};
+
+/**  A 95% interval. */
+export type Interval = {
+	low: number,
+	high: number,
 };
 
 /**  Where a provider's key comes from. Never the key itself. */
@@ -907,6 +1109,23 @@ export type LibraryView = {
 	 */
 	generation: number,
 };
+
+/**  The lift of one arm over another, with its interval and verdict. */
+export type Lift = {
+	mean: number,
+	interval: Interval,
+	verdict: LiftVerdict,
+	/**
+	 *  Runs per arm and case that would likely settle a "can't tell yet"
+	 *  (none when the effect seen is nil or would need an absurd number).
+	 */
+	runs_to_tell: number | null,
+	/**  Cases that had runs in both arms. */
+	cases: number,
+};
+
+/**  What the lift says about the skill. */
+export type LiftVerdict = "helps" | "hurts" | "cant-tell-yet";
 
 /**  How one skill appears in Claude Code's listing, and why. */
 export type ListingStatus = {
@@ -1057,6 +1276,13 @@ export type Metrics = {
 	by_kind: { [key in string]: MetricValues },
 } & MetricValues;
 
+/**  A case to add to a task suite: the request tried in the query panel. */
+export type NewTaskCase = {
+	prompt: string,
+	/**  The file as the window last read it; `None` adds whatever changed since. */
+	stamp: Stamp | null,
+};
+
 /**
  *  The open skill's rank (1-based, within the top 50) with the editor's text
  *  and with the saved file.
@@ -1074,6 +1300,21 @@ export type OpenText = {
 	path: string,
 	text: string,
 };
+
+/**  How a run ended. */
+export type Outcome = "passed" | "failed" | 
+/**
+ *  An arm with the skill in which the agent never loaded it: this run
+ *  measured nothing about the skill.
+ */
+"not-loaded" | 
+/**  No grader applied to the run (an `llm` grader with no judge, say). */
+"ungraded" | 
+/**
+ *  The agent did not finish (it crashed, timed out, or the provider
+ *  failed after every retry).
+ */
+"error";
 
 /**  What [`export`] writes. */
 export type PackFormat = 
@@ -1352,6 +1593,27 @@ export type RuleHealth = {
 export type RunListing = {
 	runs: RunSummary[],
 	problems: string[],
+};
+
+/**  One finished run. */
+export type RunResult = {
+	case: string,
+	arm: string,
+	run: number,
+	outcome: Outcome,
+	graded: Graded[],
+	transcript: Transcript,
+	/**
+	 *  Files the run created or changed, with their text (cut to 4,000
+	 *  characters each).
+	 */
+	files: ([string, string])[],
+	seconds: number,
+	cost_usd: number,
+	/**  Why the agent did not finish, for an error. */
+	status: string,
+	/**  Whether this result came from the cache. */
+	cached?: boolean,
 };
 
 /**
@@ -1730,6 +1992,74 @@ export type Target =
 /**  Every rule. */
 "all";
 
+/**  One task. */
+export type TaskCase = {
+	name: string,
+	prompt: string,
+	/**  Files written into the workspace before the run: path → content. */
+	files?: { [key in string]: string },
+	/**  A folder (relative to the suite) whose contents become the workspace. */
+	fixtures?: string | null,
+	/**
+	 *  Files or folders (relative to the suite) copied into the workspace
+	 *  under the same relative path.
+	 */
+	copy?: string[],
+	/**  Tools the agent may use without asking, in the agent's own syntax. */
+	allowed_tools?: string[],
+	max_turns?: number,
+	/**  Seconds before a run is stopped. */
+	timeout?: number,
+	/**  Runs per arm (the command line's `--runs` wins). */
+	runs?: number | null,
+	graders: Grader[],
+};
+
+/**  A named list of task cases about one skill. */
+export type TaskSuite = {
+	/**  The file's name without its extension when absent. */
+	name?: string,
+	/**
+	 *  The skill under test (its name or folder); the library's only skill
+	 *  when absent.
+	 */
+	skill: string | null,
+	cases: TaskCase[],
+	/**  What an import left out, in words (a grader type Hone does not run). */
+	notes?: string[],
+};
+
+/**  A task suite of the library, as the suite picker lists it. */
+export type TaskSuiteSummary = {
+	path: string,
+	/**  The path in the library (`greet/evals/tasks/greet.yaml`). */
+	label: string,
+	name: string | null,
+	cases: number,
+	/**  Why it cannot be read. */
+	error: string | null,
+	/**  Whether cases can be added here (YAML suites; imports are read as they are). */
+	editable: boolean,
+};
+
+/**  One suite with what the tab shows beside its cases. */
+export type TaskSuiteView = {
+	path: string,
+	label: string,
+	suite: TaskSuite,
+	/**  The skill under test. */
+	skill: string | null,
+	/**  Why no skill could be chosen. */
+	skill_problem: string | null,
+	/**  The file as read, so an added case never overwrites a change made since. */
+	stamp: Stamp | null,
+	editable: boolean,
+	/**  This session's last report of the suite. */
+	last: BenchReport | null,
+	/**  The report the author kept, to compare with. */
+	kept: BenchReport | null,
+};
+
 /**  One query term matching one field. */
 export type TermMatch = {
 	/**  The word of the query as the user wrote it. */
@@ -1757,6 +2087,30 @@ export type ThresholdScore = {
 	threshold: number,
 	accuracy: number | null,
 	false_positive_rate: number | null,
+};
+
+/**  One tool call of the run. */
+export type ToolCall = {
+	name: string,
+	/**  The input as the agent sent it. */
+	input: string,
+	/**  Whether the client answered it with an error. */
+	failed: boolean,
+};
+
+/**  A run, as its transcript tells it. */
+export type Transcript = {
+	tool_calls: ToolCall[],
+	/**  The agent's last text to the user. */
+	final_reply: string,
+	/**  Skills loaded, by the name the agent used, in order. */
+	skills_loaded: string[],
+	usage: Usage,
+	/**  The cost the agent itself reported, if it did. */
+	cost_usd: number | null,
+	turns: number,
+	/**  Whether the transcript ended with the agent's own end-of-run record. */
+	finished: boolean,
 };
 
 /**  Tokens billed for a call, as the provider reports them. */

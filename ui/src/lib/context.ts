@@ -2,6 +2,7 @@
 // any component below it: no state is handed down through layers of props.
 
 import { createContext } from 'svelte';
+import type { Benchmark } from './bench.svelte';
 import type { Commands } from './commands.svelte';
 import type { Dialogs } from './dialogs.svelte';
 import type { Layout } from './layout.svelte';
@@ -18,6 +19,7 @@ export interface Services {
   layout: Layout;
   commands: Commands;
   security: SecurityReports;
+  bench: Benchmark;
 }
 
 export const [useServices, provideServices] = createContext<Services>();

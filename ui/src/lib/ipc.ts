@@ -160,5 +160,18 @@ export const confirmPreview = throwing(commands.confirmPreview);
 /** The first suggestions re-run on the held-out cases by the chosen agent (the local model by default). */
 export const confirmSuggestions = throwing(commands.confirmSuggestions);
 
+// The Benchmark tab: task evals through the real agent (src-tauri/src/bench.rs; hone_core::bench).
+export const benchSuites = throwing(commands.benchSuites);
+export const benchSuite = throwing(commands.benchSuite);
+/** What a benchmark would run, cost and send, before anything is. */
+export const benchPreview = throwing(commands.benchPreview);
+/** Runs a benchmark; each finished run arrives as a `bench_progress` event. */
+export const benchRun = throwing(commands.benchRun);
+export const benchCancel = commands.benchCancel;
+/** Keeps the suite's last report in evals/bench-runs/ to compare later runs with. */
+export const benchKeep = throwing(commands.benchKeep);
+/** Appends a task case; refused with `conflict` when the file changed since `stamp`. */
+export const benchAddCase = throwing(commands.benchAddCase);
+
 /** Remembers the open library's target (its evals/hone-settings.json); a `library_changed` event follows with the library checked for it. */
 export const setLibraryTarget = throwing(commands.setLibraryTarget);

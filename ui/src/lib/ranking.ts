@@ -3,16 +3,21 @@
 import type { OpenRank, RoutingField } from './ipc';
 
 /** The tabs of the right-hand pane. */
-export type InspectorTab = 'preview' | 'costs' | 'clients' | 'query' | 'evals' | 'security' | 'problems';
+export type InspectorTab = 'preview' | 'costs' | 'clients' | 'query' | 'evals' | 'security' | 'bench' | 'problems';
 
-/** The tabs in their order, with their labels (Problems stays last: End goes to it). */
-export const INSPECTOR_TABS: readonly { key: InspectorTab; label: string }[] = [
+/**
+ * The tabs in their order, with their labels (Problems stays last: End goes
+ * to it) and, where the full label would not fit the pane at its narrowest,
+ * a shorter one.
+ */
+export const INSPECTOR_TABS: readonly { key: InspectorTab; label: string; short?: string }[] = [
   { key: 'preview', label: 'Preview' },
   { key: 'costs', label: 'Costs' },
   { key: 'clients', label: 'Clients' },
   { key: 'query', label: 'Query' },
   { key: 'evals', label: 'Evals' },
   { key: 'security', label: 'Security' },
+  { key: 'bench', label: 'Benchmark', short: 'Bench' },
   { key: 'problems', label: 'Problems' },
 ];
 

@@ -347,7 +347,8 @@ export class Session {
     return this.current && this.editor ? { path: this.current.path, text: this.editor.text } : null;
   }
 
-  async onAppEvent(event: AppEvent): Promise<void> {
+  /** The app's events but a benchmark's progress (the Benchmark service's). */
+  async onAppEvent(event: Exclude<AppEvent, { kind: 'bench_progress' }>): Promise<void> {
     if (event.kind === 'close_requested') {
       this.dialogs.show({ kind: 'unsaved', then: () => void ipc.closeWindow() });
       return;

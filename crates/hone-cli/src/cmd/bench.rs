@@ -191,12 +191,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     let cache_dir = (!args.no_cache).then(|| {
-        args.cache.clone().unwrap_or_else(|| {
-            env.var("XDG_CACHE_HOME")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| env.home.join(".cache"))
-                .join("hone/bench")
-        })
+        args.cache
+            .clone()
+            .unwrap_or_else(|| run::default_cache_dir(&env))
     });
     let isolation = super::clients::isolation();
     let options = BenchOptions {
@@ -209,19 +206,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         cache_dir,
         max_cost_usd: args.max_cost,
         retries: args.retries,
-        scratch_dir: Some(
-            env.var("XDG_CACHE_HOME")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| env.home.join(".cache"))
-                .join("hone/bench-scratch"),
-        ),
+        scratch_dir: Some(run::default_scratch_dir(&env)),
         judge: judge.as_deref(),
         prices: &prices,
         cancel: super::agent::cancel_on_ctrl_c(),
     };
     let default_model = match args.agent {
         AgentName::Cli(Client::Codex) => hone_core::clients::codex::DEFAULT_MODEL,
-        _ => DEFAULT_CLAUDE_MODEL,
+        _ => run::DEFAULT_CLAUDE_MODEL,
     };
     let preview = run::preview(&suite, &arms, &options, default_model);
     let usd = preview.usd.map_or_else(
@@ -341,13 +333,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// follows a skill well.
 const DEFAULT_API_MODEL: &str = "claude-haiku-4-5";
 
-/// Claude Code's default model at the version Hone models (2.1.328).
-const DEFAULT_CLAUDE_MODEL: &str = "claude-opus-5-5";
-
 fn default_suite(library: &Path) -> anyhow::Result<PathBuf> {
-    let dir = library
-        .join(hone_core::eval::suite::SUITES_DIR)
-        .join(hone_core::bench::suite::TASKS_DIR);
+    let dir = library.join(bench::TASKS_DIR);
     let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|entries| {
             entries

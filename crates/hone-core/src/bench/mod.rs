@@ -18,6 +18,7 @@
 //! trigger evals are the tool for that problem.
 
 pub mod api;
+pub mod edit;
 pub mod grade;
 pub mod import;
 pub mod judge;
@@ -27,8 +28,9 @@ pub mod suite;
 pub mod transcript;
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use run::{Agent, ArmSpec, BenchOptions, CostPreview, Outcome, Progress, RunResult};
 pub use suite::{TaskCase, TaskSuite, TaskSuiteError};
@@ -36,7 +38,7 @@ pub use suite::{TaskCase, TaskSuite, TaskSuiteError};
 use stats::{Interval, Lift};
 
 /// One arm over every case.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ArmSummary {
     pub label: String,
@@ -61,7 +63,7 @@ pub struct ArmSummary {
 }
 
 /// One case in one arm.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CaseArm {
     pub arm: String,
@@ -72,7 +74,7 @@ pub struct CaseArm {
 }
 
 /// One case over every arm, with what makes its figures weak.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CaseSummary {
     pub name: String,
@@ -85,7 +87,7 @@ pub struct CaseSummary {
 }
 
 /// A whole benchmark.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct BenchReport {
     pub suite: String,
@@ -115,6 +117,59 @@ pub struct ReportHeader {
     pub model: Option<String>,
     pub scripted: bool,
     pub notes: Vec<String>,
+}
+
+/// Where a library or a skill keeps its task suites.
+pub const TASKS_DIR: &str = "evals/tasks";
+
+/// Where a library keeps the reports its author chose to compare later runs with.
+pub const KEPT_DIR: &str = "evals/bench-runs";
+
+/// The kept report of the suite at `suite` (inside `library`): one per
+/// suite, named after the suite's path in the library so two suites with
+/// the same name do not share it.
+pub fn kept_path(library: &Path, suite: &Path) -> PathBuf {
+    let relative = suite.strip_prefix(library).unwrap_or(suite);
+    let name: String = relative
+        .with_extension("")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("__")
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    library.join(KEPT_DIR).join(format!("{name}.json"))
+}
+
+/// Keeps `report` as the one later runs of the suite at `suite` are compared
+/// with, replacing the last kept (written whole or not at all).
+pub fn keep(library: &Path, suite: &Path, report: &BenchReport) -> std::io::Result<PathBuf> {
+    let path = kept_path(library, suite);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let json = serde_json::to_vec_pretty(report).map_err(std::io::Error::other)?;
+    crate::workspace::write_atomic(&path, &json)?;
+    Ok(path)
+}
+
+/// The report kept for the suite at `suite`, if any.
+pub fn kept(library: &Path, suite: &Path) -> Result<Option<BenchReport>, String> {
+    let path = kept_path(library, suite);
+    match std::fs::read(&path) {
+        Ok(bytes) => serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|e| format!("{}: {e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
 }
 
 /// Seed of the lift's bootstrap: the same runs give the same interval.
@@ -331,6 +386,29 @@ mod tests {
             status: String::new(),
             cached: false,
         }
+    }
+
+    #[test]
+    fn a_kept_report_reads_back_under_the_suites_path() {
+        let library = tempfile::tempdir().unwrap();
+        let suite = library.path().join("greet/evals/tasks/greet.yaml");
+        assert_eq!(kept(library.path(), &suite).unwrap().map(|r| r.suite), None);
+        let header = ReportHeader {
+            suite: "greet".into(),
+            skill: "greet".into(),
+            agent: "claude-code".into(),
+            agent_version: "1".into(),
+            model: None,
+            scripted: true,
+            notes: Vec::new(),
+        };
+        let runs = vec![run("a", "with", Outcome::Passed, true)];
+        let report = summarize(header, &[("with".into(), true)], &["a".into()], runs, None);
+        let path = keep(library.path(), &suite, &report).unwrap();
+        assert!(path.ends_with("evals/bench-runs/greet__evals__tasks__greet.json"));
+        let back = kept(library.path(), &suite).unwrap().unwrap();
+        assert_eq!(back.runs, report.runs);
+        assert_eq!(back.arms[0].pass_rate, Some(1.0));
     }
 
     #[test]

@@ -131,6 +131,27 @@ pub fn find_skill(library: &Path, wanted: Option<&str>) -> Result<SkillUnderTest
     }
 }
 
+/// The skill a suite is about: the suite's `skill:`, else the skill whose
+/// folder holds the suite, else the library's only skill.
+pub fn skill_for_suite(
+    library: &Path,
+    suite: &TaskSuite,
+    suite_path: &Path,
+) -> Result<SkillUnderTest, String> {
+    if let Some(named) = &suite.skill {
+        return find_skill(library, Some(named));
+    }
+    let holder = suite_path
+        .ancestors()
+        .skip(1)
+        .take_while(|dir| dir.starts_with(library))
+        .find(|dir| dir.join("SKILL.md").is_file());
+    match holder.and_then(|dir| dir.file_name()) {
+        Some(folder) => find_skill(library, Some(&folder.to_string_lossy())),
+        None => find_skill(library, None),
+    }
+}
+
 /// Makes each arm concrete.
 pub fn prepare_arms(
     library: &Path,
@@ -287,6 +308,29 @@ pub struct BenchOptions<'a> {
     pub cancel: Cancel,
 }
 
+/// Claude Code's default model at the version Hone models (2.1.328): what
+/// a preview prices when no model is chosen.
+pub const DEFAULT_CLAUDE_MODEL: &str = "claude-opus-5-5";
+
+/// Where finished runs are cached unless told: `$XDG_CACHE_HOME/hone/bench`,
+/// shared by `hone bench` and the app, so either pays only for what changed.
+pub fn default_cache_dir(env: &crate::clients::Environment) -> PathBuf {
+    env.var("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| env.home.join(".cache"))
+        .join("hone/bench")
+}
+
+/// Where runs make their scratch workspaces and homes:
+/// `$XDG_CACHE_HOME/hone/bench-scratch` (Codex will not set up its sandbox
+/// under `/tmp`). Each run's folder is removed when it ends.
+pub fn default_scratch_dir(env: &crate::clients::Environment) -> PathBuf {
+    env.var("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| env.home.join(".cache"))
+        .join("hone/bench-scratch")
+}
+
 /// Runs per case and arm when neither the case nor the command says.
 pub const DEFAULT_RUNS: u32 = 3;
 
@@ -338,6 +382,7 @@ pub struct RunResult {
 /// Where a benchmark is: runs done of runs planned.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename = "BenchProgress")]
 pub struct Progress {
     pub done: usize,
     pub total: usize,

@@ -84,7 +84,8 @@ pub fn pass_hat_k(runs: usize, passes: usize, k: usize) -> f64 {
 /// What the lift says about the skill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "kebab-case")]
+// Named apart from the other verdicts where they cross to TypeScript.
+#[serde(rename = "LiftVerdict", rename_all = "kebab-case")]
 pub enum Verdict {
     Helps,
     Hurts,

@@ -39,9 +39,6 @@ use crate::clients::script::Step;
 use crate::text::LineIndex;
 use crate::yaml;
 
-/// The folder under a library's `evals/` that holds its task suites.
-pub const TASKS_DIR: &str = "tasks";
-
 /// A named list of task cases about one skill.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -214,7 +211,8 @@ fn default_votes() -> u32 {
 /// What a text grader reads.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "snake_case")]
+// Named apart from the rules' `Target` where both cross to TypeScript.
+#[serde(rename = "GraderTarget", rename_all = "snake_case")]
 pub enum Target {
     #[default]
     LastMessage,
@@ -250,16 +248,28 @@ impl TaskSuite {
             return super::import::plugin_eval_cases(path);
         }
         let text = std::fs::read_to_string(path).map_err(|e| error(1, 1, e.to_string()))?;
-        let base = path.parent().unwrap_or(Path::new(".")).to_path_buf();
         if path.extension().is_some_and(|e| e == "json") {
             return super::import::skill_creator_evals(path, &text);
         }
-        let index = LineIndex::new(&text);
+        TaskSuite::from_yaml(path, &text)
+    }
+
+    /// Reads a YAML task suite from its text; `path` names it in errors and
+    /// is where fixture folders are found from.
+    pub fn from_yaml(path: &Path, text: &str) -> Result<TaskSuite, TaskSuiteError> {
+        let error = |line: u32, column: u32, message: String| TaskSuiteError {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message,
+        };
+        let base = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let index = LineIndex::new(text);
         let at = |offset: usize| {
-            let position = index.position(&text, offset);
+            let position = index.position(text, offset);
             (position.line, position.column)
         };
-        let root = yaml::parse(&text, 0).map_err(|e| {
+        let root = yaml::parse(text, 0).map_err(|e| {
             let (line, column) = at(e.offset);
             error(line, column, e.message)
         })?;
@@ -340,6 +350,34 @@ impl TaskSuite {
 /// The JSON schema of a task-suite file (YAML is read as the same tree).
 pub fn json_schema() -> Json {
     serde_json::to_value(schemars::schema_for!(TaskSuite)).unwrap_or_default()
+}
+
+/// The task suites of a library: `evals/tasks/*.yaml` of the library and
+/// of each skill, and skill-creator's `evals/evals.json` of each skill, in
+/// path order.
+pub fn find_suites(library: &Path) -> Vec<PathBuf> {
+    let yaml_in = |dir: &Path| -> Vec<PathBuf> {
+        std::fs::read_dir(dir.join(super::TASKS_DIR))
+            .map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.is_file())
+                    .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut found = std::collections::BTreeSet::new();
+    found.extend(yaml_in(library));
+    for skill in crate::library::find_skill_dirs(library, &mut Vec::new()) {
+        found.extend(yaml_in(&skill));
+        let evals = skill.join("evals/evals.json");
+        if evals.is_file() {
+            found.insert(evals);
+        }
+    }
+    found.into_iter().collect()
 }
 
 /// A regex pattern with JavaScript-style flags as an inline group.

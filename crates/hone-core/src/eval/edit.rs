@@ -143,12 +143,12 @@ enum Items {
     Block(Vec<BlockItem>),
 }
 
-struct BlockItem {
+pub(crate) struct BlockItem {
     /// Whole lines, from the one holding the dash to the last line of the
     /// case's own content (trailing comments and blank lines excluded, since
     /// they usually introduce the next group of cases).
-    lines: Range<usize>,
-    dash_column: usize,
+    pub(crate) lines: Range<usize>,
+    pub(crate) dash_column: usize,
 }
 
 impl CasesNode {
@@ -197,7 +197,7 @@ impl CasesNode {
     }
 }
 
-fn block_item(text: &str, item: &Node) -> Option<BlockItem> {
+pub(crate) fn block_item(text: &str, item: &Node) -> Option<BlockItem> {
     let line_start = text[..item.span.start].rfind('\n').map_or(0, |i| i + 1);
     let dash = text[line_start..item.span.start].rfind('-')? + line_start;
     let dash_column = text[line_start..dash].chars().count();
@@ -232,7 +232,7 @@ fn line_end(text: &str, offset: usize) -> usize {
         .map_or(text.len(), |i| offset + i + 1)
 }
 
-fn splice(text: &str, range: Range<usize>, with: &str) -> String {
+pub(crate) fn splice(text: &str, range: Range<usize>, with: &str) -> String {
     let mut before = text[..range.start].to_owned();
     // An insertion after a last line without a newline starts a new line.
     if !with.is_empty() && !before.is_empty() && !before.ends_with('\n') && with.ends_with('\n') {
@@ -287,12 +287,12 @@ fn verified(path: &Path, text: String, expected: usize) -> Result<String, SuiteE
 }
 
 /// A double-quoted YAML string (JSON's escapes are YAML's).
-fn quoted(value: &str) -> String {
+pub(crate) fn quoted(value: &str) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "\"\"".into())
 }
 
 /// A scalar left plain when YAML would read it back as the same string.
-fn scalar(value: &str) -> String {
+pub(crate) fn scalar(value: &str) -> String {
     let plain = !value.is_empty()
         && value
             .chars()

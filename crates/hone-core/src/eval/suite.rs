@@ -283,12 +283,13 @@ pub fn library_suites<'a>(roots: impl IntoIterator<Item = &'a Path>) -> Vec<Path
             .flatten()
             .filter_map(Result::ok)
             .map(|e| e.path())
-            // Named runs (`evals/runs/`) are saved reports, and task suites
-            // (`evals/tasks/`) are for `hone bench`: neither is a routing suite.
+            // Named runs (`evals/runs/`) are saved reports, not suites; task
+            // suites and kept benchmarks are `hone bench`'s.
             .filter(|p| {
                 p.is_dir()
                     && !p.ends_with(super::runs::RUNS_DIR)
-                    && !p.ends_with(crate::bench::suite::TASKS_DIR)
+                    && !p.ends_with(crate::bench::TASKS_DIR)
+                    && !p.ends_with(crate::bench::KEPT_DIR)
             })
             .collect();
         subdirs.sort();
