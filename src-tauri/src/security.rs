@@ -166,6 +166,7 @@ pub fn library_report(session: &Session) -> LibrarySecurity {
     };
     let reports = scan_at_idle_priority(session.library(), &acks);
     let skills: Vec<SkillSecurity> = reports.into_iter().map(skill_view).collect();
+    crate::engine::release_freed_memory();
     LibrarySecurity {
         generation: session.generation(),
         counts: counts(&skills),
