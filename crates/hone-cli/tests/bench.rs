@@ -429,3 +429,63 @@ fn the_messages_api_as_the_agent_with_a_skill_tool() {
     );
     assert!(report["lift_per_dollar"].as_f64().is_some());
 }
+
+/// Gemini CLI loads a skill with `activate_skill` and writes with
+/// `write_file`; its tools are offered in `--approval-mode yolo`.
+const GEMINI_SUITE: &str = r#"
+name: greet-gemini
+skill: greet
+cases:
+  - name: greets-ada
+    prompt: "Greet Ada in hello.txt"
+    graders:
+      - {type: file_matches, name: exclaims, path: hello.txt, pattern: "Hello, Ada!"}
+      - {type: skill_loaded, arm: with-only}
+      - {type: tool_used, tool: write_file}
+    script:
+      - skill: greet
+      - {write: {path: hello.txt, content: "Hello, Ada!\n"}, when: loaded}
+      - {write: {path: hello.txt, content: "hello ada\n"}, when: not-loaded}
+      - answer: "Done: wrote hello.txt"
+"#;
+
+#[test]
+fn gemini_runs_both_arms_with_its_own_tools() {
+    require(Client::Gemini);
+    let tmp = library();
+    let lib = tmp.path().join("lib");
+    let suite = tmp.path().join("gemini.yaml");
+    fs::write(&suite, GEMINI_SUITE).unwrap();
+    let output = Command::cargo_bin("hone")
+        .unwrap()
+        .arg("bench")
+        .arg(lib.join("greet"))
+        .arg(&suite)
+        .args([
+            "--agent",
+            "gemini",
+            "--scripted",
+            "--runs",
+            "2",
+            "--no-cache",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["agent"], "gemini");
+    let with = arm(&report, "with");
+    assert_eq!(
+        (with["measured"].as_u64(), with["passed"].as_u64()),
+        (Some(2), Some(2)),
+        "{report}"
+    );
+    assert_eq!(arm(&report, "without")["passed"], 0, "{report}");
+    assert_eq!(report["lift"]["mean"].as_f64(), Some(1.0), "{report}");
+    let run = &report["runs"][0];
+    assert_eq!(run["transcript"]["skills_loaded"][0], "greet", "{run}");
+    assert_eq!(run["transcript"]["final_reply"], "Done: wrote hello.txt");
+}

@@ -213,6 +213,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let default_model = match args.agent {
         AgentName::Cli(Client::Codex) => hone_core::clients::codex::DEFAULT_MODEL,
+        AgentName::Cli(Client::Gemini) => hone_core::clients::gemini::DEFAULT_MODEL,
         _ => run::DEFAULT_CLAUDE_MODEL,
     };
     let preview = run::preview(&suite, &arms, &options, default_model);

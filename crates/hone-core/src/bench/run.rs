@@ -763,12 +763,13 @@ fn changed_files(workspace: &Path, before: &grade::Snapshot) -> Vec<(String, Str
 pub fn unsupported(client: Client, scripted: bool) -> Option<String> {
     match client {
         Client::ClaudeCode => None,
-        Client::Codex if scripted => None,
-        Client::Codex => Some(
-            "Codex runs only with --scripted for now: a live run needs its login in the scratch home, which Hone does not copy yet".into(),
-        ),
+        Client::Codex | Client::Gemini if scripted => None,
+        Client::Codex | Client::Gemini => Some(format!(
+            "{} runs only with --scripted for now: a live run needs its login in the scratch home, which Hone does not copy yet",
+            client.display_name()
+        )),
         _ => Some(format!(
-            "{} cannot run task evals yet: Hone reads the transcripts of Claude Code and Codex only",
+            "{} cannot run task evals yet: Hone reads the transcripts of Claude Code, Codex and Gemini CLI only",
             client.display_name()
         )),
     }
@@ -797,11 +798,13 @@ pub struct CostPreview {
 /// system prompt, tool definitions and reminders, in a request the real
 /// client sent to the stand-in. Claude Code 2.1.328: 50,283 characters of
 /// JSON, ~13,267 tokens by Hone's Claude estimate; Codex 0.171.0: 37,668
-/// characters, 8,487 o200k tokens.
+/// characters, 8,487 o200k tokens; Gemini CLI 0.61.0 with its tools offered:
+/// 48,677 characters, 10,585 o200k tokens.
 /// A model API agent has a one-line system prompt and one tool.
 pub fn base_tokens(client: Option<Client>) -> u64 {
     match client {
         Some(Client::Codex) => 8_500,
+        Some(Client::Gemini) => 10_500,
         Some(_) => 13_000,
         None => 100,
     }
@@ -819,7 +822,7 @@ pub fn preview(
     default_model: &str,
 ) -> CostPreview {
     let client = options.agent.client();
-    let tokenizer = if client == Some(Client::Codex) {
+    let tokenizer = if matches!(client, Some(Client::Codex | Client::Gemini)) {
         crate::tokens::Tokenizer::o200k()
     } else {
         crate::tokens::Tokenizer::claude()

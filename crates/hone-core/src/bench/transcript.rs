@@ -67,6 +67,7 @@ impl Transcript {
         match client {
             Client::ClaudeCode => parse_claude_code(stdout),
             Client::Codex => parse_codex(stdout),
+            Client::Gemini => parse_gemini(stdout),
             _ => Transcript::default(),
         }
     }
@@ -138,6 +139,64 @@ fn parse_claude_code(stdout: &str) -> Transcript {
     transcript
 }
 
+/// Gemini CLI's `--output-format stream-json`: `tool_use` and `tool_result`
+/// events joined by `tool_id`, assistant `message`s (in deltas), and a
+/// `result` with the token counts.
+fn parse_gemini(stdout: &str) -> Transcript {
+    let mut transcript = Transcript::default();
+    let mut ids: Vec<(String, usize)> = Vec::new();
+    let mut reply = String::new();
+    for line in stdout.lines() {
+        let Ok(event) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        match event["type"].as_str() {
+            Some("tool_use") => {
+                reply.clear();
+                ids.push((
+                    event["tool_id"].as_str().unwrap_or_default().to_string(),
+                    transcript.tool_calls.len(),
+                ));
+                transcript.tool_calls.push(ToolCall {
+                    name: event["tool_name"].as_str().unwrap_or_default().to_string(),
+                    input: event["parameters"].clone(),
+                    failed: false,
+                });
+            }
+            Some("tool_result") if event["status"] != "success" => {
+                let id = event["tool_id"].as_str().unwrap_or_default();
+                if let Some((_, at)) = ids.iter().find(|(i, _)| i == id) {
+                    transcript.tool_calls[*at].failed = true;
+                }
+            }
+            Some("message") if event["role"] == "assistant" => {
+                let text = event["content"].as_str().unwrap_or_default();
+                if event["delta"] != true {
+                    reply.clear();
+                }
+                reply.push_str(text);
+            }
+            Some("result") => {
+                transcript.finished = event["status"] == "success";
+                let stats = &event["stats"];
+                let count = |key: &str| stats[key].as_u64().unwrap_or(0);
+                let cached = count("cached");
+                transcript.usage = Usage {
+                    input_tokens: count("input_tokens").saturating_sub(cached),
+                    output_tokens: count("output_tokens"),
+                    cache_write_tokens: 0,
+                    cache_read_tokens: cached,
+                };
+                transcript.turns = stats["tool_calls"].as_u64().unwrap_or(0) as u32 + 1;
+            }
+            _ => {}
+        }
+    }
+    transcript.final_reply = reply;
+    transcript.skills_loaded = skills_loaded(&transcript.tool_calls);
+    transcript
+}
+
 fn parse_codex(stdout: &str) -> Transcript {
     let mut transcript = Transcript::default();
     for line in stdout.lines() {
@@ -201,7 +260,9 @@ fn parse_codex(stdout: &str) -> Transcript {
 fn skills_loaded(calls: &[ToolCall]) -> Vec<String> {
     let mut loaded: Vec<String> = Vec::new();
     for call in calls.iter().filter(|c| !c.failed) {
-        let name = if call.name == "Skill" {
+        let name = if call.name == "activate_skill" {
+            call.input["name"].as_str().map(str::to_string)
+        } else if call.name == "Skill" {
             call.input["skill"]
                 .as_str()
                 .or_else(|| call.input["command"].as_str())
@@ -258,6 +319,25 @@ mod tests {
         assert_eq!(t.turns, 4);
         assert!(t.finished);
         assert!(t.trace().starts_with("Skill {\"skill\":\"greet\"}\n"));
+    }
+
+    #[test]
+    fn reads_gemini_stream_json() {
+        let stream = r#"{"type":"init","model":"auto"}
+{"type":"tool_use","tool_name":"activate_skill","tool_id":"a1","parameters":{"name":"greet"}}
+{"type":"tool_result","tool_id":"a1","status":"success"}
+{"type":"tool_use","tool_name":"write_file","tool_id":"w1","parameters":{"file_path":"x"}}
+{"type":"tool_result","tool_id":"w1","status":"error"}
+{"type":"message","role":"assistant","content":"Done: ","delta":true}
+{"type":"message","role":"assistant","content":"wrote it","delta":true}
+{"type":"result","status":"success","stats":{"input_tokens":50,"output_tokens":5,"cached":20,"tool_calls":2}}
+"#;
+        let t = Transcript::parse(Client::Gemini, stream);
+        assert_eq!(t.skills_loaded, ["greet"]);
+        assert!(t.tool_calls[1].failed);
+        assert_eq!(t.final_reply, "Done: wrote it");
+        assert_eq!((t.usage.input_tokens, t.usage.cache_read_tokens), (30, 20));
+        assert!(t.finished);
     }
 
     #[test]

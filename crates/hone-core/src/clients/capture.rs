@@ -441,7 +441,22 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> std::io::Result<Invocat
             let settings = r#"{"security":{"auth":{"selectedType":"gemini-api-key"},"folderTrust":{"enabled":false}},"general":{"enableAutoUpdate":false,"enableAutoUpdateNotification":false,"disableAutoUpdate":true,"disableUpdateNag":true},"telemetry":{"enabled":false},"privacy":{"usageStatisticsEnabled":false},"ui":{"hideTips":true}}"#;
             std::fs::create_dir_all(plan.home.join(".gemini"))?;
             write_if_absent(&plan.home.join(".gemini/settings.json"), settings)?;
-            args.extend(["-p", prompt, "--output-format", "json"].map(String::from));
+            if plan.task.is_some() {
+                // Its transcript; only this mode offers the tools a task needs.
+                args.extend(
+                    [
+                        "-p",
+                        prompt,
+                        "--output-format",
+                        "stream-json",
+                        "--approval-mode",
+                        "yolo",
+                    ]
+                    .map(String::from),
+                );
+            } else {
+                args.extend(["-p", prompt, "--output-format", "json"].map(String::from));
+            }
             if let Some(model) = &plan.model {
                 args.extend(["-m".to_string(), model.clone()]);
             }

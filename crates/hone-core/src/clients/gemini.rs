@@ -25,6 +25,10 @@ use super::frontmatter;
 use super::prediction::{Entry, Environment, LeftOut, Prediction, shown_path};
 use super::{Client, capture};
 
+/// The model Gemini CLI 0.61.0 sends an agent turn to with its default
+/// `auto` model (seen in its requests to the stand-in).
+pub const DEFAULT_MODEL: &str = "gemini-3.1-pro-preview";
+
 pub const VERSION: &str = "0.61.0";
 
 /// The listing's header for the Gemini 3 prompt (the models the CLI routes

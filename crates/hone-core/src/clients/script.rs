@@ -15,7 +15,9 @@
 //! the clients whose tools are known here can be scripted: Claude Code
 //! (Anthropic Messages: `Skill`, `Write`, `Read`, `Bash`) and Codex (OpenAI
 //! Responses: every step an `exec_command`, as Codex itself loads a skill by
-//! reading its `SKILL.md`).
+//! reading its `SKILL.md`) and Gemini CLI (the Gemini API: `activate_skill`,
+//! `write_file`, `read_file`, `run_shell_command`; its tools are offered
+//! only with `--approval-mode yolo`).
 
 use std::path::{Path, PathBuf};
 
@@ -70,7 +72,7 @@ pub struct Script {
 
 /// Whether `client` can be driven by a script.
 pub fn supports(client: Client) -> bool {
-    matches!(client, Client::ClaudeCode | Client::Codex)
+    matches!(client, Client::ClaudeCode | Client::Codex | Client::Gemini)
 }
 
 impl Script {
@@ -118,12 +120,58 @@ impl Script {
     /// The answer to one request of `client`, or `None` when the request is
     /// not a turn of the agent's loop (a title or a token count), which the
     /// stand-in answers as usual.
-    pub fn answer(&self, client: Client, body: &Value) -> Option<(&'static str, String)> {
+    pub fn answer(
+        &self,
+        client: Client,
+        path: &str,
+        body: &Value,
+    ) -> Option<(&'static str, String)> {
         match client {
             Client::ClaudeCode => self.answer_anthropic(body),
             Client::Codex => self.answer_responses(body),
+            Client::Gemini => self.answer_gemini(path, body),
             _ => None,
         }
+    }
+
+    fn answer_gemini(&self, path: &str, body: &Value) -> Option<(&'static str, String)> {
+        let declarations: Vec<&Value> = body
+            .get("tools")?
+            .as_array()?
+            .iter()
+            .filter_map(|tool| tool.get("functionDeclarations")?.as_array())
+            .flatten()
+            .collect();
+        if declarations.is_empty() {
+            return None;
+        }
+        let turns = body
+            .get("contents")?
+            .as_array()?
+            .iter()
+            .filter_map(|content| content.get("parts")?.as_array())
+            .flatten()
+            .filter(|part| part.get("functionCall").is_some())
+            .count();
+        // Gemini CLI offers the skills it lists as the values `activate_skill` takes.
+        let listed = self.skill().is_some_and(|skill| {
+            declarations.iter().any(|d| {
+                d.get("name").and_then(Value::as_str) == Some("activate_skill")
+                    && d.to_string().contains(&format!("\"{skill}\""))
+            })
+        });
+        let part = match gemini_call(&self.step_for(turns, listed)) {
+            Turn::Tool(name, args) => json!({"functionCall": {"name": name, "args": args}}),
+            Turn::Text(text) => json!({"text": text}),
+        };
+        let reply = json!({"candidates": [{"content": {"role": "model", "parts": [part]},
+            "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 20, "totalTokenCount": 30}});
+        Some(if path.contains(":streamGenerateContent") {
+            ("text/event-stream", format!("data: {reply}\n\n"))
+        } else {
+            ("application/json", reply.to_string())
+        })
     }
 
     fn answer_responses(&self, body: &Value) -> Option<(&'static str, String)> {
@@ -197,6 +245,21 @@ fn claude_code_call(action: &Action, workspace: &Path) -> Turn {
         Action::Read(path) => Turn::Tool("Read", json!({"file_path": absolute(path)})),
         Action::Run(command) => Turn::Tool(
             "Bash",
+            json!({"command": command, "description": "scripted step"}),
+        ),
+        Action::Answer(text) => Turn::Text(text.clone()),
+    }
+}
+
+fn gemini_call(action: &Action) -> Turn {
+    match action {
+        Action::Skill(name) => Turn::Tool("activate_skill", json!({"name": name})),
+        Action::Write { path, content } => {
+            Turn::Tool("write_file", json!({"file_path": path, "content": content}))
+        }
+        Action::Read(path) => Turn::Tool("read_file", json!({"file_path": path})),
+        Action::Run(command) => Turn::Tool(
+            "run_shell_command",
             json!({"command": command, "description": "scripted step"}),
         ),
         Action::Answer(text) => Turn::Text(text.clone()),
@@ -367,12 +430,13 @@ mod tests {
         let script = script(r#"[{"answer": "x"}]"#);
         assert!(
             script
-                .answer(Client::ClaudeCode, &json!({"messages": []}))
+                .answer(Client::ClaudeCode, "/v1/messages", &json!({"messages": []}))
                 .is_none()
         );
         let (kind, body) = script
             .answer(
                 Client::ClaudeCode,
+                "/v1/messages",
                 &json!({"tools": [{"name": "Bash"}], "messages": [{"role": "user", "content": "hi"}]}),
             )
             .unwrap();
@@ -389,6 +453,7 @@ mod tests {
         let (_, body) = script
             .answer(
                 Client::Codex,
+                "/v1/responses",
                 &json!({"tools": [{"name": "exec_command"}], "input": [{"type": "message", "role": "user"}]}),
             )
             .unwrap();

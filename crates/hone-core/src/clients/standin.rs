@@ -117,7 +117,7 @@ fn serve(
     };
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let answer = script
-        .and_then(|(client, script)| script.answer(*client, &body))
+        .and_then(|(client, script)| script.answer(*client, &path, &body))
         .unwrap_or_else(|| answer(&method, &path, &body));
     if let Ok(mut sink) = sink.lock() {
         sink.push(Recorded { method, path, body });
