@@ -39,7 +39,7 @@
 pub mod cache;
 pub mod claude_code;
 pub mod cost;
-pub(crate) mod http;
+mod http;
 pub mod listing;
 pub mod local;
 pub mod providers;

@@ -21,7 +21,7 @@ pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
 /// OpenAI's API.
 pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
 /// The Messages API version sent.
-pub(crate) const ANTHROPIC_VERSION: &str = "2023-06-01";
+const ANTHROPIC_VERSION: &str = "2023-06-01";
 /// Room for a short preamble and the tool call.
 const MAX_OUTPUT_TOKENS: u32 = 256;
 
@@ -34,7 +34,7 @@ impl Secret {
         Secret(value.into())
     }
 
-    pub(crate) fn expose(&self) -> &str {
+    fn expose(&self) -> &str {
         &self.0
     }
 }
@@ -53,11 +53,51 @@ pub fn key_from_env(var: &str) -> Option<Secret> {
         .map(|k| Secret::new(k.trim()))
 }
 
-/// Claude through the Messages API with tool use.
-pub struct Anthropic {
+/// Anthropic's Messages endpoint: where it is, the key, and how calls are
+/// retried. Shared by the ranker, the task-eval agent and the judge.
+pub(crate) struct MessagesApi {
     http: Http,
     base_url: String,
     key: Secret,
+}
+
+impl MessagesApi {
+    /// `base_url` defaults to Anthropic's.
+    pub fn new(key: Secret, base_url: Option<&str>, policy: HttpPolicy) -> MessagesApi {
+        MessagesApi {
+            http: Http::new(policy),
+            base_url: base_url
+                .unwrap_or(ANTHROPIC_BASE_URL)
+                .trim_end_matches('/')
+                .to_owned(),
+            key,
+        }
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// POSTs a Messages request; the answer and the attempts it took.
+    pub fn post(&self, body: &Value, cancel: &Cancel) -> Result<(Value, u32), AgentError> {
+        let url = format!("{}/v1/messages", self.base_url);
+        let headers = [
+            Header {
+                name: "x-api-key",
+                value: self.key.expose(),
+            },
+            Header {
+                name: "anthropic-version",
+                value: ANTHROPIC_VERSION,
+            },
+        ];
+        self.http.post_json(&url, &headers, body, cancel)
+    }
+}
+
+/// Claude through the Messages API with tool use.
+pub struct Anthropic {
+    api: MessagesApi,
     model: String,
     /// Mark the listing with `cache_control` (Anthropic's prompt caching).
     prompt_caching: bool,
@@ -72,12 +112,7 @@ impl Anthropic {
         prompt_caching: bool,
     ) -> Anthropic {
         Anthropic {
-            http: Http::new(policy),
-            base_url: base_url
-                .unwrap_or(ANTHROPIC_BASE_URL)
-                .trim_end_matches('/')
-                .to_owned(),
-            key,
+            api: MessagesApi::new(key, base_url, policy),
             model: model.to_owned(),
             prompt_caching,
         }
@@ -129,7 +164,7 @@ impl Provider for Anthropic {
     }
 
     fn endpoint(&self) -> String {
-        self.base_url.clone()
+        self.api.base_url().to_owned()
     }
 
     fn prompt_caching(&self) -> bool {
@@ -141,20 +176,7 @@ impl Provider for Anthropic {
     }
 
     fn ask(&self, listing: &Listing, request: &str, cancel: &Cancel) -> Result<Answer, AgentError> {
-        let url = format!("{}/v1/messages", self.base_url);
-        let headers = [
-            Header {
-                name: "x-api-key",
-                value: self.key.expose(),
-            },
-            Header {
-                name: "anthropic-version",
-                value: ANTHROPIC_VERSION,
-            },
-        ];
-        let (answer, attempts) =
-            self.http
-                .post_json(&url, &headers, &self.body(listing, request), cancel)?;
+        let (answer, attempts) = self.api.post(&self.body(listing, request), cancel)?;
         let mut answer = parse_anthropic(&answer)?;
         answer.attempts = attempts;
         Ok(answer)

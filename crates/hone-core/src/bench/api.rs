@@ -16,18 +16,15 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::transcript::{ToolCall, Transcript};
-use crate::agent::http::{Header, Http, HttpPolicy};
-use crate::agent::providers::{ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, Secret};
-use crate::agent::{Cancel, Usage};
+use crate::agent::providers::{MessagesApi, Secret};
+use crate::agent::{Cancel, HttpPolicy, Usage};
 
 /// Room for a full answer.
 const MAX_OUTPUT_TOKENS: u32 = 4096;
 
 /// The Messages API as a minimal agent.
 pub struct AnthropicAgent {
-    http: Http,
-    base_url: String,
-    key: Secret,
+    api: MessagesApi,
     pub model: String,
 }
 
@@ -42,12 +39,7 @@ pub struct OfferedSkill<'a> {
 impl AnthropicAgent {
     pub fn new(model: &str, key: Secret, base_url: Option<&str>) -> AnthropicAgent {
         AnthropicAgent {
-            http: Http::new(HttpPolicy::default()),
-            base_url: base_url
-                .unwrap_or(ANTHROPIC_BASE_URL)
-                .trim_end_matches('/')
-                .to_string(),
-            key,
+            api: MessagesApi::new(key, base_url, HttpPolicy::default()),
             model: model.to_string(),
         }
     }
@@ -78,23 +70,9 @@ impl AnthropicAgent {
                 "input_schema": {"type": "object", "properties": {"skill": {"type": "string"}}, "required": ["skill"]},
             }]);
         }
-        let headers = [
-            Header {
-                name: "x-api-key",
-                value: self.key.expose(),
-            },
-            Header {
-                name: "anthropic-version",
-                value: ANTHROPIC_VERSION,
-            },
-        ];
-        let url = format!("{}/v1/messages", self.base_url);
         for _ in 0..max_turns.max(1) {
             body["messages"] = Value::Array(messages.clone());
-            let (answer, _) = self
-                .http
-                .post_json(&url, &headers, &body, cancel)
-                .map_err(|e| e.to_string())?;
+            let (answer, _) = self.api.post(&body, cancel).map_err(|e| e.to_string())?;
             transcript.turns += 1;
             let usage = &answer["usage"];
             let count = |key: &str| usage[key].as_u64().unwrap_or(0);

@@ -8,9 +8,8 @@
 
 use serde_json::{Value, json};
 
-use crate::agent::Cancel;
-use crate::agent::http::{Header, Http, HttpPolicy};
-use crate::agent::providers::{ANTHROPIC_BASE_URL, ANTHROPIC_VERSION, Secret};
+use crate::agent::providers::{MessagesApi, Secret};
+use crate::agent::{Cancel, HttpPolicy};
 
 /// One judge's answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,21 +33,14 @@ If the work is empty or does not address the criterion, it does not pass.";
 
 /// A judge through the Anthropic Messages API.
 pub struct AnthropicJudge {
-    http: Http,
-    base_url: String,
-    key: Secret,
+    api: MessagesApi,
     model: String,
 }
 
 impl AnthropicJudge {
     pub fn new(model: &str, key: Secret, base_url: Option<&str>) -> AnthropicJudge {
         AnthropicJudge {
-            http: Http::new(HttpPolicy::default()),
-            base_url: base_url
-                .unwrap_or(ANTHROPIC_BASE_URL)
-                .trim_end_matches('/')
-                .to_string(),
-            key,
+            api: MessagesApi::new(key, base_url, HttpPolicy::default()),
             model: model.to_string(),
         }
     }
@@ -63,20 +55,9 @@ impl Judge for AnthropicJudge {
             "system": INSTRUCTIONS,
             "messages": [{"role": "user", "content": format!("Criterion: {criteria}\n\n<work>\n{work}\n</work>")}],
         });
-        let headers = [
-            Header {
-                name: "x-api-key",
-                value: self.key.expose(),
-            },
-            Header {
-                name: "anthropic-version",
-                value: ANTHROPIC_VERSION,
-            },
-        ];
-        let url = format!("{}/v1/messages", self.base_url);
         let (answer, _) = self
-            .http
-            .post_json(&url, &headers, &body, &Cancel::new())
+            .api
+            .post(&body, &Cancel::new())
             .map_err(|e| e.to_string())?;
         let text: String = answer["content"]
             .as_array()
