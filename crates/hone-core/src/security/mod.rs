@@ -4,9 +4,11 @@
 //! A skill is instructions an agent follows and scripts it runs with the
 //! user's rights, so a skill from elsewhere is code from elsewhere. The
 //! analysis never runs anything: it reads the markdown with a markdown
-//! parser (prose, code blocks, HTML comments and link titles apart), lexes
-//! each script in its language so comments are not mistaken for code (see
-//! [`lex`]), decodes encoded blobs and analyses what they decode to, and
+//! parser (prose, code blocks, HTML comments and link titles apart), parses
+//! each script and code block with its language's grammar, so comments are
+//! not mistaken for code, a statement split over lines is read as one, and
+//! values are followed through assignments and function calls (see
+//! [`syntax`]; [`lex`] where no grammar applies), decodes encoded blobs and analyses what they decode to, and
 //! follows values from where secrets are read to where data leaves the
 //! machine within a script.
 //!
@@ -24,6 +26,7 @@
 pub(crate) mod hosts;
 pub(crate) mod lex;
 pub(crate) mod markdown;
+pub(crate) mod syntax;
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -276,6 +279,42 @@ pub(crate) struct Code<'a> {
     /// How many encodings deep this code was found (decoded payloads are
     /// analysed again, up to [`MAX_DEPTH`]).
     pub depth: u8,
+    /// What its syntax tree says (nothing for text that was not parsed).
+    pub facts: &'a syntax::Facts,
+}
+
+static NO_FACTS: syntax::Facts = syntax::Facts {
+    bindings: Vec::new(),
+    functions: Vec::new(),
+};
+
+impl<'a> Code<'a> {
+    /// Text analysed as it is, with no syntax tree.
+    pub(crate) fn plain(text: &'a str, base: usize, lang: Lang, depth: u8) -> Code<'a> {
+        Code {
+            text,
+            base,
+            lang,
+            depth,
+            facts: &NO_FACTS,
+        }
+    }
+
+    /// Code prepared by [`syntax::prepare`].
+    pub(crate) fn parsed(
+        prepared: &'a syntax::Prepared,
+        base: usize,
+        lang: Lang,
+        depth: u8,
+    ) -> Code<'a> {
+        Code {
+            text: &prepared.text,
+            base,
+            lang,
+            depth,
+            facts: &prepared.facts,
+        }
+    }
 }
 
 pub(crate) const MAX_DEPTH: u8 = 2;
@@ -366,15 +405,10 @@ fn analyse_file(file: &File, is_skill_file: bool, hits: &mut Vec<Hit>) {
         for block in &doc.code {
             let Some(lang) = block.lang else { continue };
             let text = &file.text[block.range.clone()];
-            let stripped = lex::strip_comments(text, lang);
+            let prepared = syntax::prepare(text, lang);
             let mut found = Vec::new();
             analyse_code(
-                Code {
-                    text: &stripped,
-                    base: block.range.start,
-                    lang,
-                    depth: 0,
-                },
+                Code::parsed(&prepared, block.range.start, lang, 0),
                 &mut found,
             );
             // A block shown as what not to do ("Never run:", "An attack
@@ -389,28 +423,12 @@ fn analyse_file(file: &File, is_skill_file: bool, hits: &mut Vec<Hit>) {
             hits.extend(found);
         }
     } else if let Some(lang) = Lang::of(&file.relative, &file.text) {
-        let stripped = lex::strip_comments(&file.text, lang);
-        analyse_code(
-            Code {
-                text: &stripped,
-                base: 0,
-                lang,
-                depth: 0,
-            },
-            hits,
-        );
+        let prepared = syntax::prepare(&file.text, lang);
+        analyse_code(Code::parsed(&prepared, 0, lang, 0), hits);
     } else {
         // Data and configuration (package.json scripts, settings with
         // hooks): commands in them run too.
-        analyse_code(
-            Code {
-                text: &file.text,
-                base: 0,
-                lang: Lang::Shell,
-                depth: 0,
-            },
-            hits,
-        );
+        analyse_code(Code::plain(&file.text, 0, Lang::Shell, 0), hits);
     }
 }
 

@@ -116,17 +116,9 @@ fn arbitrary_bytes_do_not_panic() {
             Lang::PowerShell,
             Lang::Batch,
         ] {
-            let stripped = lex::strip_comments(&text, lang);
+            let prepared = syntax::prepare(&text, lang);
             let mut hits = Vec::new();
-            analyse_code(
-                Code {
-                    text: &stripped,
-                    base: 0,
-                    lang,
-                    depth: 0,
-                },
-                &mut hits,
-            );
+            analyse_code(Code::parsed(&prepared, 0, lang, 0), &mut hits);
         }
     }
 }

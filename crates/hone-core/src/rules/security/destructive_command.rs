@@ -83,15 +83,7 @@ mod tests {
 
     fn count(text: &str) -> usize {
         let mut hits = Vec::new();
-        check(
-            Code {
-                text,
-                base: 0,
-                lang: Lang::Shell,
-                depth: 0,
-            },
-            &mut hits,
-        );
+        check(Code::plain(text, 0, Lang::Shell, 0), &mut hits);
         hits.len()
     }
 
@@ -112,15 +104,7 @@ mod tests {
     fn deny_lists_are_low() {
         let mut hits = Vec::new();
         let text = "BLOCKED=\"rm -rf / ,mkfs,:(){ :|:& };:\"\n";
-        check(
-            Code {
-                text,
-                base: 0,
-                lang: Lang::Shell,
-                depth: 0,
-            },
-            &mut hits,
-        );
+        check(Code::plain(text, 0, Lang::Shell, 0), &mut hits);
         assert!(hits.iter().all(|h| h.threat == Threat::Low), "{hits:?}");
     }
 }

@@ -255,15 +255,7 @@ mod tests {
 
     fn threats(text: &str, lang: Lang) -> Vec<Threat> {
         let mut hits = Vec::new();
-        check(
-            Code {
-                text,
-                base: 0,
-                lang,
-                depth: 0,
-            },
-            &mut hits,
-        );
+        check(Code::plain(text, 0, lang, 0), &mut hits);
         hits.into_iter().map(|h| h.threat).collect()
     }
 

@@ -1,7 +1,8 @@
 //! HS903 `load-time-command`: its documentation and detector.
 
 use crate::rules::Rule;
-use crate::security::lex::{Lang, strip_comments};
+use crate::security::lex::Lang;
+use crate::security::syntax::prepare;
 use crate::security::{Code, Confidence, Hit, Threat, analyse_code};
 use crate::skill::Skill;
 
@@ -36,16 +37,8 @@ pub(crate) fn check(skill: &Skill, hits: &mut Vec<Hit>) {
         let command = &body[start..start + len];
         let offset = body_start + start;
         let mut inner = Vec::new();
-        let stripped = strip_comments(command, Lang::Shell);
-        analyse_code(
-            Code {
-                text: &stripped,
-                base: offset,
-                lang: Lang::Shell,
-                depth: 0,
-            },
-            &mut inner,
-        );
+        let prepared = prepare(command, Lang::Shell);
+        analyse_code(Code::parsed(&prepared, offset, Lang::Shell, 0), &mut inner);
         let harmful = inner.iter().any(|h| h.threat >= Threat::Medium);
         let networked = crate::security::hosts::urls(command).next().is_some()
             || ["curl", "wget", "nc ", "ssh ", "scp ", "Invoke-WebRequest"]

