@@ -32,8 +32,8 @@ use serde::{Deserialize, Serialize};
 use tauri_specta::{ErrorHandlingMode, collect_commands};
 
 use crate::{
-    agent, baseline, bench, confirm, diagnose, editor, health, library, packs, panel, preview,
-    security, serving, stages, window,
+    agent, baseline, bench, confirm, diagnose, editor, health, installs, library, packs, panel,
+    preview, security, serving, stages, window,
 };
 
 /// Why a command failed, for the window to show.
@@ -175,9 +175,13 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             baseline::delete_named_run,
             baseline::compare_with_baseline,
             packs::export_pack,
+            packs::check_export,
             packs::plan_import,
             packs::import_pack,
             packs::pack_security,
+            installs::plan_install,
+            installs::install_skills,
+            installs::uninstall_skills,
             security::library_security,
             serving::serve_start,
             serving::serve_stop,

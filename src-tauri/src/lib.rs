@@ -17,6 +17,7 @@ mod editor;
 mod engine;
 mod events;
 mod health;
+mod installs;
 mod ipc;
 mod library;
 mod packs;

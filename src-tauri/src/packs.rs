@@ -17,7 +17,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use hone_core::library_settings::{library_acknowledgements, library_target, settings_root};
-use hone_core::pack::{self, ExportOptions, ImportOptions, ImportPlan, ImportReport, PackError};
+use hone_core::pack::plugin::{self, PluginOptions, PluginReport};
+use hone_core::pack::{
+    self, ExportOptions, ImportOptions, ImportPlan, ImportReport, ManifestProblem, PackError,
+    version, well_known,
+};
 use hone_core::skill::SKILL_FILE;
 use tauri::{AppHandle, Manager};
 
@@ -25,8 +29,8 @@ use crate::commands::{AppState, CommandError, CommandResult, blocking, refresh};
 use crate::events::{AppEvent, Progress};
 use crate::ipc::ErrorKind;
 use crate::security::{PackSecurity, SecurityVerdict, counts, skill_view};
-use crate::session::display;
-use crate::views::{BlockedSkill, ExportOutcome, ExportRequest};
+use crate::session::{Session, display};
+use crate::views::{BlockedSkill, Bumped, ExportCheck, ExportFormat, ExportOutcome, ExportRequest};
 
 #[specta::specta]
 #[tauri::command(rename_all = "snake_case")]
@@ -34,21 +38,6 @@ pub async fn export_pack(app: AppHandle, request: ExportRequest) -> CommandResul
     blocking(move || {
         let state = app.state::<AppState>();
         let session = state.session();
-        if request.skills.is_empty() {
-            return Err(CommandError::invalid("choose at least one skill to export"));
-        }
-        let inputs = request
-            .skills
-            .iter()
-            .map(|dir| session.confine(dir))
-            .collect::<CommandResult<Vec<PathBuf>>>()?;
-        let output = export_path(&request.output, request.format)?;
-        let options = ExportOptions {
-            target: request.target,
-            format: request.format,
-            allow_errors: request.allow_errors,
-            ..ExportOptions::default()
-        };
         let last_sent = std::sync::Mutex::new(Instant::now());
         let progress = |p: pack::ExportProgress| {
             let mut last = last_sent.lock().unwrap_or_else(|e| e.into_inner());
@@ -61,22 +50,251 @@ pub async fn export_pack(app: AppHandle, request: ExportRequest) -> CommandResul
                 }));
             }
         };
-        match pack::export(&inputs, &output, &options, &progress) {
-            Ok(report) => Ok(ExportOutcome::Written { report }),
-            Err(PackError::Blocked(skills)) => Ok(ExportOutcome::Blocked {
-                skills: skills
-                    .into_iter()
-                    .map(|s| BlockedSkill {
-                        name: s.name,
-                        path: display(&s.dir.join(SKILL_FILE)),
-                        findings: s.findings,
-                    })
-                    .collect(),
-            }),
-            Err(e) => Err(CommandError::failed(e)),
-        }
+        let inputs = export_inputs(&session, &request)?;
+        let library = library_root(&session, &inputs);
+        export(&inputs, library.as_deref(), &request, &progress)
     })
     .await
+}
+
+/// What exporting as a plugin or marketplace would meet, written nowhere:
+/// the skills and the manifest `claude plugin validate` would refuse.
+#[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
+pub async fn check_export(app: AppHandle, request: ExportRequest) -> CommandResult<ExportCheck> {
+    blocking(move || {
+        let session = app.state::<AppState>().session();
+        let inputs = export_inputs(&session, &request)?;
+        let marketplace = match request.format {
+            ExportFormat::Plugin => false,
+            ExportFormat::Marketplace => true,
+            _ => {
+                return Ok(ExportCheck::Passes {
+                    warnings: Vec::new(),
+                });
+            }
+        };
+        Ok(
+            match plugin::check(&inputs, &export_options(&request), marketplace) {
+                Ok(warnings) => ExportCheck::Passes { warnings },
+                Err(PackError::Blocked(skills)) => ExportCheck::Blocked {
+                    skills: blocked(skills),
+                },
+                Err(PackError::Manifest(problems)) => ExportCheck::Refused { problems },
+                Err(e) => return Err(CommandError::failed(e)),
+            },
+        )
+    })
+    .await
+}
+
+/// The export's inputs: the chosen skills for a pack, each library root
+/// for the forms that carry a library (its `package` settings make the
+/// manifest), as `hone pack LIBRARY --format plugin` does.
+fn export_inputs(session: &Session, request: &ExportRequest) -> CommandResult<Vec<PathBuf>> {
+    if matches!(request.format, ExportFormat::Zip | ExportFormat::Skill) {
+        if request.skills.is_empty() {
+            return Err(CommandError::invalid("choose at least one skill to export"));
+        }
+        return request
+            .skills
+            .iter()
+            .map(|dir| session.confine(dir))
+            .collect();
+    }
+    let roots: Vec<PathBuf> = session.roots().map(Path::to_path_buf).collect();
+    if roots.is_empty() {
+        return Err(CommandError::invalid("open a library to export it"));
+    }
+    Ok(roots)
+}
+
+/// The opened library root holding the first input.
+fn library_root(session: &Session, inputs: &[PathBuf]) -> Option<PathBuf> {
+    let first = inputs.first()?;
+    session
+        .roots()
+        .find(|root| first.starts_with(root))
+        .map(Path::to_path_buf)
+}
+
+fn export_options(request: &ExportRequest) -> ExportOptions {
+    ExportOptions {
+        target: request.target,
+        format: match request.format {
+            ExportFormat::Skill => pack::PackFormat::Skill,
+            _ => pack::PackFormat::Zip,
+        },
+        allow_errors: request.allow_errors,
+        ..ExportOptions::default()
+    }
+}
+
+/// Exports `inputs` as `request` asks. A version is raised only once the
+/// export is known to pass its checks, so a refused export changes nothing.
+fn export(
+    inputs: &[PathBuf],
+    library: Option<&Path>,
+    request: &ExportRequest,
+    progress: &(dyn Fn(pack::ExportProgress) + Sync),
+) -> CommandResult<ExportOutcome> {
+    let mut options = export_options(request);
+    let refused = |e: PackError| match e {
+        PackError::Blocked(skills) => Ok(ExportOutcome::Blocked {
+            skills: blocked(skills),
+        }),
+        PackError::Manifest(problems) => Ok(ExportOutcome::Refused { problems }),
+        e => Err(CommandError::failed(e)),
+    };
+    let folder = match request.format {
+        ExportFormat::Zip | ExportFormat::Skill => None,
+        _ => Some(export_folder(&request.output, request.replace)?),
+    };
+    let output = match folder {
+        Some(ref folder) => folder.clone(),
+        None => export_path(&request.output, options.format)?,
+    };
+    let bumped = match request.bump {
+        None => None,
+        Some(part) => {
+            let Some(root) = library else {
+                return Err(CommandError::invalid(
+                    "a version is raised in a library: open one",
+                ));
+            };
+            let check = match request.format {
+                ExportFormat::Plugin | ExportFormat::Marketplace => plugin::check(
+                    inputs,
+                    &options,
+                    request.format == ExportFormat::Marketplace,
+                )
+                .map(drop),
+                ExportFormat::WellKnown => {
+                    return Err(CommandError::invalid("a well-known index has no version"));
+                }
+                _ => pack::build(inputs, &options, &|_| {}).map(drop),
+            };
+            if let Err(e) = check {
+                return refused(e);
+            }
+            let report = version::bump(root, part).map_err(CommandError::failed)?;
+            options.version = Some(report.to.clone());
+            Some(Bumped {
+                from: report.from,
+                to: report.to,
+                changelog: display(&report.changelog),
+            })
+        }
+    };
+    let plugin_options = PluginOptions {
+        export: options.clone(),
+        force: request.replace,
+    };
+    let result = match request.format {
+        ExportFormat::Zip | ExportFormat::Skill => {
+            pack::export(inputs, &output, &options, progress).map(|report| ExportOutcome::Written {
+                report,
+                bumped: bumped.clone(),
+            })
+        }
+        ExportFormat::Plugin => {
+            plugin::export_plugin(inputs, &output, &plugin_options).map(|report| {
+                folder_outcome(
+                    &report.path,
+                    std::slice::from_ref(&report),
+                    Vec::new(),
+                    &bumped,
+                )
+            })
+        }
+        ExportFormat::Marketplace => plugin::export_marketplace(inputs, &output, &plugin_options)
+            .map(|report| {
+                folder_outcome(
+                    &report.path,
+                    &report.plugins,
+                    report.warnings.clone(),
+                    &bumped,
+                )
+            }),
+        ExportFormat::WellKnown => {
+            well_known::export_well_known(inputs, &output, &options, request.replace).map(
+                |report| ExportOutcome::Folder {
+                    path: display(&report.path),
+                    plugins: Vec::new(),
+                    skills: report.index.skills.iter().map(|s| s.name.clone()).collect(),
+                    warnings: Vec::new(),
+                    bumped: None,
+                },
+            )
+        }
+    };
+    result.or_else(refused)
+}
+
+fn folder_outcome(
+    path: &Path,
+    plugins: &[PluginReport],
+    mut warnings: Vec<ManifestProblem>,
+    bumped: &Option<Bumped>,
+) -> ExportOutcome {
+    warnings.extend(plugins.iter().flat_map(|p| p.warnings.iter().cloned()));
+    ExportOutcome::Folder {
+        path: display(path),
+        plugins: plugins
+            .iter()
+            .map(|p| match &p.manifest.version {
+                Some(version) => format!("{}@{version}", p.manifest.name),
+                None => p.manifest.name.clone(),
+            })
+            .collect(),
+        skills: plugins
+            .iter()
+            .flat_map(|p| p.skills.iter().map(|s| s.id.clone()))
+            .collect(),
+        warnings,
+        bumped: bumped.clone(),
+    }
+}
+
+fn blocked(skills: Vec<pack::SkillFindings>) -> Vec<BlockedSkill> {
+    skills
+        .into_iter()
+        .map(|s| BlockedSkill {
+            name: s.name,
+            path: display(&s.dir.join(SKILL_FILE)),
+            findings: s.findings,
+        })
+        .collect()
+}
+
+/// The folder a plugin, marketplace or index is written into: absolute, in
+/// a folder that exists, and (unless replaced) new or empty.
+fn export_folder(output: &str, replace: bool) -> CommandResult<PathBuf> {
+    let path = PathBuf::from(output.trim());
+    if !path.is_absolute() {
+        return Err(CommandError::invalid("choose the folder to export into"));
+    }
+    if path.is_file() {
+        return Err(CommandError::invalid(format!(
+            "{} is a file, not a folder",
+            path.display()
+        )));
+    }
+    if !path.parent().is_some_and(Path::is_dir) {
+        return Err(CommandError::invalid(format!(
+            "the folder holding {} does not exist",
+            path.display()
+        )));
+    }
+    if !replace {
+        import_target_is_free(&path).map_err(|_| {
+            CommandError::invalid(format!(
+                "{} is not empty: choose a new folder, or replace it",
+                path.display()
+            ))
+        })?;
+    }
+    Ok(path)
 }
 
 /// What importing `pack` into `destination` would add and replace.
@@ -328,6 +546,76 @@ mod tests {
         // A file that is no pack is an error, not an empty report.
         std::fs::write(dir.path().join("bad.zip"), "not a zip").unwrap();
         assert!(scan_pack(&dir.path().join("bad.zip"), &into).is_err());
+    }
+
+    fn library_with_package(root: &Path, package: &str) -> PathBuf {
+        let library = root.join("team");
+        std::fs::create_dir_all(library.join("notes")).unwrap();
+        std::fs::write(
+            library.join("notes/SKILL.md"),
+            "---\nname: notes\ndescription: Keeps notes. Use when asked for notes.\n---\n\nBody.\n",
+        )
+        .unwrap();
+        std::fs::create_dir_all(library.join("evals")).unwrap();
+        std::fs::write(
+            library.join("evals/hone-settings.json"),
+            format!("{{\"package\": {package}}}"),
+        )
+        .unwrap();
+        library
+    }
+
+    fn plugin_request(output: &Path, bump: Option<version::Bump>) -> ExportRequest {
+        ExportRequest {
+            skills: Vec::new(),
+            format: ExportFormat::Plugin,
+            target: hone_core::rules::Target::ClaudeCode,
+            output: display(output),
+            allow_errors: false,
+            bump,
+            replace: false,
+        }
+    }
+
+    #[test]
+    fn a_plugin_export_raises_the_version_only_when_it_passes() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = library_with_package(dir.path(), r#"{"name": "my team", "version": "1.0.0"}"#);
+        let out = dir.path().join("plugin");
+        let request = plugin_request(&out, Some(version::Bump::Minor));
+        let refused = export(std::slice::from_ref(&bad), Some(&bad), &request, &|_| {}).unwrap();
+        let ExportOutcome::Refused { problems } = refused else {
+            panic!("exported: {refused:?}");
+        };
+        assert_eq!(problems[0].key, "package.name");
+        let settings = std::fs::read_to_string(bad.join("evals/hone-settings.json")).unwrap();
+        assert!(settings.contains("1.0.0"), "not bumped: {settings}");
+        assert!(!out.exists());
+
+        let good = library_with_package(
+            &dir.path().join("good"),
+            r#"{"name": "team", "version": "1.0.0", "author": {"name": "Ada"}}"#,
+        );
+        let done = export(std::slice::from_ref(&good), Some(&good), &request, &|_| {}).unwrap();
+        let ExportOutcome::Folder {
+            plugins,
+            skills,
+            bumped,
+            ..
+        } = done
+        else {
+            panic!("not exported: {done:?}");
+        };
+        assert_eq!(plugins, ["team@1.1.0"]);
+        assert_eq!(skills, ["team:notes"]);
+        assert_eq!(
+            bumped.map(|b| (b.from, b.to)),
+            Some(("1.0.0".into(), "1.1.0".into()))
+        );
+        assert!(out.join(".claude-plugin/plugin.json").is_file());
+        // A folder that is there now is replaced only when asked to.
+        assert!(export_folder(&display(&out), false).is_err());
+        assert!(export_folder(&display(&out), true).is_ok());
     }
 
     #[test]

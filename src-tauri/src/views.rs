@@ -4,9 +4,12 @@
 //! twin in `ui/src/lib/bindings.ts` is generated from it (see [`crate::ipc`]).
 
 use hone_core::catalog::BudgetReport;
+use hone_core::clients::{Client, Scope};
 use hone_core::diagnostic::{Diagnostic, Severity};
 use hone_core::eval::{Case, Comparison, Report};
-use hone_core::pack::{ExportReport, PackFormat};
+use hone_core::pack::install::InstallReport;
+use hone_core::pack::version::Bump;
+use hone_core::pack::{ExportReport, ManifestProblem};
 use hone_core::rank::highlight::FieldHighlight;
 use hone_core::rank::{Explanation, RankerKind};
 use hone_core::rules::Target;
@@ -273,24 +276,120 @@ pub struct EvalRun {
     pub with_edits: bool,
 }
 
-/// Which skills go into a pack.
+/// Which skills go into a pack, and in which form.
 #[derive(Debug, Clone, Deserialize, specta::Type)]
 pub struct ExportRequest {
-    /// Skill folders.
+    /// Skill folders. A plugin, marketplace or well-known index holds the
+    /// whole library instead, as `hone pack LIBRARY --format ...` does.
     pub skills: Vec<String>,
-    pub format: PackFormat,
+    pub format: ExportFormat,
     /// Whose validation gates the export.
     pub target: Target,
+    /// The pack file, or the folder a plugin, marketplace or index is written into.
     pub output: String,
     pub allow_errors: bool,
+    /// Raise the library's version (and add its changelog entry) first.
+    pub bump: Option<Bump>,
+    /// Replace the output folder of a plugin, marketplace or index.
+    pub replace: bool,
 }
 
-/// The result of an export: written, or refused for findings at error level.
+/// The forms `hone pack --format` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, specta::Type)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExportFormat {
+    Zip,
+    Skill,
+    Plugin,
+    Marketplace,
+    WellKnown,
+}
+
+/// The result of an export: written, or refused for findings at error level
+/// or for a manifest the client would refuse.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ExportOutcome {
-    Written { report: ExportReport },
+    Written {
+        report: ExportReport,
+        bumped: Option<Bumped>,
+    },
+    /// A plugin, marketplace or well-known folder.
+    Folder {
+        path: String,
+        /// The plugins written (none for an index), each `name@version`.
+        plugins: Vec<String>,
+        /// Skills, as the client names them (`plugin:skill` in a plugin).
+        skills: Vec<String>,
+        /// What `claude plugin validate` warns about and accepts.
+        warnings: Vec<ManifestProblem>,
+        bumped: Option<Bumped>,
+    },
+    Blocked {
+        skills: Vec<BlockedSkill>,
+    },
+    /// The manifest would be refused by the client; nothing was written.
+    Refused {
+        problems: Vec<ManifestProblem>,
+    },
+}
+
+/// A version raised before an export.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct Bumped {
+    pub from: String,
+    pub to: String,
+    pub changelog: String,
+}
+
+/// What a plugin or marketplace export would meet, before it is written.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ExportCheck {
+    /// It would pass, with what `claude plugin validate` only warns about.
+    Passes {
+        warnings: Vec<ManifestProblem>,
+    },
+    Blocked {
+        skills: Vec<BlockedSkill>,
+    },
+    Refused {
+        problems: Vec<ManifestProblem>,
+    },
+}
+
+/// Where to install skills, and how.
+#[derive(Debug, Clone, Deserialize, specta::Type)]
+pub struct InstallRequest {
+    /// Skill folders of the open library.
+    pub skills: Vec<String>,
+    pub client: Client,
+    pub scope: Scope,
+    /// The project folder, for the project scope.
+    pub project: Option<String>,
+    /// A symlink to the skill instead of a copy.
+    pub link: bool,
+    /// Record where each copy came from, as `gh skill` does.
+    pub provenance: bool,
+    /// Replace installed skills of those names that differ.
+    pub replace: bool,
+}
+
+/// The result of an install or its plan.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum InstallOutcome {
+    Report { report: InstallReport },
     Blocked { skills: Vec<BlockedSkill> },
+}
+
+/// Which installed skills to remove.
+#[derive(Debug, Clone, Deserialize, specta::Type)]
+pub struct UninstallRequest {
+    pub names: Vec<String>,
+    pub client: Client,
+    pub scope: Scope,
+    pub project: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]

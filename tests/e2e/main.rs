@@ -17,6 +17,7 @@
 mod agent;
 mod benchmark;
 mod diagnostics;
+mod distribution;
 mod harness;
 mod health;
 mod integrity;

@@ -36,6 +36,10 @@ pub enum EditError {
     NotAMapping,
     #[error("`{0}` is not a key the form can edit")]
     BadKey(String),
+    #[error("the file has no frontmatter")]
+    NoFrontmatter,
+    #[error("`metadata` is not a block mapping (`metadata:` with indented keys below)")]
+    MetadataNotBlock,
 }
 
 /// Returns `text` with the top-level key `key` set to `value` (or removed).
@@ -107,6 +111,117 @@ pub fn set_field(text: &str, key: &str, value: &FieldValue) -> Result<String, Ed
         _ => render_entry(key, value, Some(list_style(text, old_value)), newline),
     };
     Ok(format!("{}{replacement}{}", &text[..start], &text[end..]))
+}
+
+/// How keys are indented under a `metadata:` this module creates.
+const METADATA_INDENT: &str = "  ";
+
+/// Returns `text` with `key` of the top-level `metadata` mapping set to the
+/// string `value` (or removed, `None`), touching only that key's line: how
+/// installers record where a copy came from. A missing or empty `metadata`
+/// becomes a block mapping; one written in flow style (`{a: b}`) or holding
+/// something other than a mapping is refused rather than rewritten.
+pub fn set_metadata_field(text: &str, key: &str, value: Option<&str>) -> Result<String, EditError> {
+    if key.is_empty()
+        || !key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_".contains(c))
+    {
+        return Err(EditError::BadKey(key.to_owned()));
+    }
+    let doc = SkillDocument::parse(text.to_owned());
+    let newline = if doc.has_crlf { "\r\n" } else { "\n" };
+    let line =
+        |indent: &str, value: &str| format!("{indent}{key}: {}{newline}", metadata_scalar(value));
+    let (yaml_range, open_end) = match &doc.frontmatter {
+        _ if value.is_none() && !matches!(doc.frontmatter, FrontmatterBlock::Closed { .. }) => {
+            return Ok(text.to_owned());
+        }
+        FrontmatterBlock::Missing => return Err(EditError::NoFrontmatter),
+        FrontmatterBlock::Unclosed { .. } => return Err(EditError::Unclosed),
+        FrontmatterBlock::Closed { open, yaml, .. } => (yaml.clone(), open.end),
+    };
+    let root = yaml::parse(&text[yaml_range.clone()], yaml_range.start)
+        .map_err(|e| EditError::InvalidYaml(e.message))?;
+    let entries: &[(Node, Node)] = match &root.value {
+        Value::Map(entries) => entries,
+        Value::Null => &[],
+        _ => return Err(EditError::NotAMapping),
+    };
+    let splice = |range: std::ops::Range<usize>, with: &str| {
+        format!("{}{with}{}", &text[..range.start], &text[range.end..])
+    };
+    let Some((meta_key, meta)) = entries.iter().find(|(k, _)| k.as_str() == Some("metadata"))
+    else {
+        let Some(value) = value else {
+            return Ok(text.to_owned());
+        };
+        let at = yaml_range.end.max(line_end_after(text, open_end));
+        let lead = if text[..at].ends_with('\n') {
+            ""
+        } else {
+            newline
+        };
+        let block = format!("{lead}metadata:{newline}{}", line(METADATA_INDENT, value));
+        return Ok(splice(at..at, &block));
+    };
+    let flow = text
+        .get(meta.span.start..)
+        .is_some_and(|t| t.starts_with('{'));
+    let items = match &meta.value {
+        Value::Map(items) if !items.is_empty() && !flow => items,
+        Value::Null | Value::Map(_) if !matches!(&meta.value, Value::Map(i) if !i.is_empty()) => {
+            let Some(value) = value else {
+                return Ok(text.to_owned());
+            };
+            // `metadata:`, `metadata: ~` or `metadata: {}`: its line becomes the mapping's head.
+            let start = line_start_at(text, meta_key.span.start);
+            let end = line_end_after(text, meta_key.span.end.max(meta.span.end.saturating_sub(1)));
+            let block = format!("metadata:{newline}{}", line(METADATA_INDENT, value));
+            return Ok(splice(start..end, &block));
+        }
+        _ => return Err(EditError::MetadataNotBlock),
+    };
+    // The end of an entry's last line (a span may stop before or after its newline).
+    let entry_end =
+        |(k, v): &(Node, Node)| line_end_after(text, k.span.end.max(v.span.end.saturating_sub(1)));
+    let first_key = &items[0].0;
+    let indent = &text[line_start_at(text, first_key.span.start)..first_key.span.start];
+    match items.iter().position(|(k, _)| k.as_str() == Some(key)) {
+        Some(index) => {
+            let start = line_start_at(text, items[index].0.span.start);
+            let end = match items.get(index + 1) {
+                Some((next, _)) => line_start_at(text, next.span.start),
+                None => entry_end(&items[index]),
+            };
+            Ok(splice(
+                start..end,
+                &value.map(|v| line(indent, v)).unwrap_or_default(),
+            ))
+        }
+        None => match value {
+            None => Ok(text.to_owned()),
+            Some(value) => {
+                let at = items.last().map_or(0, entry_end);
+                Ok(splice(at..at, &line(indent, value)))
+            }
+        },
+    }
+}
+
+/// A scalar as `gh skill` writes one: a word of letters and digits (a tree
+/// SHA) stays plain unless YAML would read it as a number.
+fn metadata_scalar(s: &str) -> String {
+    let reads_as_itself = || {
+        yaml::parse(&format!("k: {s}\n"), 0)
+            .ok()
+            .is_some_and(|root| root.get("k").and_then(Node::as_str) == Some(s))
+    };
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric()) && reads_as_itself() {
+        s.to_owned()
+    } else {
+        scalar(s, false)
+    }
 }
 
 /// The width a block scalar written on one line is wrapped at when it grows.

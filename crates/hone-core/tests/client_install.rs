@@ -36,6 +36,7 @@ fn options(client: Client, base: &Path) -> InstallOptions {
         link: false,
         force: false,
         dry_run: false,
+        provenance: false,
     }
 }
 
@@ -146,4 +147,129 @@ fn uninstall_refuses_names_that_leave_the_folder() {
     let err =
         install::uninstall(&["../x".into()], &options(Client::Copilot, tmp.path())).unwrap_err();
     assert!(matches!(err, PackError::UnsafeSkillName { .. }), "{err}");
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args([
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+#[test]
+fn provenance_is_stamped_like_gh_skill_and_read_back_by_outdated() {
+    use hone_core::pack::lock::{SkillsLock, skill_folder_hash};
+    use hone_core::pack::provenance::{self, Provenance};
+
+    let tmp = tempfile::tempdir().unwrap();
+    let lib = library(tmp.path());
+    git(&lib, &["init", "-q"]);
+    git(
+        &lib,
+        &[
+            "remote",
+            "add",
+            "origin",
+            "https://github.com/example/skills.git",
+        ],
+    );
+    git(&lib, &["add", "."]);
+    git(&lib, &["commit", "-q", "-m", "pdf"]);
+    let project = tmp.path().join("project");
+    let mut options = options(Client::ClaudeCode, &project);
+    options.provenance = true;
+    let report = install::install(std::slice::from_ref(&lib), &options).unwrap();
+    let tree = git(&lib, &["rev-parse", "HEAD:pdf"]);
+    let expected = Provenance::Git {
+        repo: "https://github.com/example/skills".into(),
+        git_ref: Some("refs/heads/main".into()),
+        tree_sha: tree.clone(),
+        path: "pdf".into(),
+        pinned: None,
+    };
+    assert_eq!(report.skills[0].provenance, Some(expected.clone()));
+    let installed = project.join(".claude/skills/pdf");
+    let text = fs::read_to_string(installed.join("SKILL.md")).unwrap();
+    assert_eq!(
+        text,
+        format!(
+            "---\nname: pdf\ndescription: Reads PDF files. Use when the user shares a PDF.\nmetadata:\n  github-path: pdf\n  github-ref: refs/heads/main\n  github-repo: https://github.com/example/skills\n  github-tree-sha: {tree}\n---\n\nRead [the guide](guide.md).\n"
+        )
+    );
+    assert_eq!(provenance::read(&text), Some(expected.clone()));
+    // The lockfile hashes the source, as the skills CLI does.
+    let lock = SkillsLock::load(&project).unwrap();
+    assert_eq!(
+        lock.skills["pdf"].computed_hash,
+        skill_folder_hash(&lib.join("pdf")).unwrap()
+    );
+    // Installing again with provenance finds the same copy; without, a different one.
+    let again = install::install(std::slice::from_ref(&lib), &options).unwrap();
+    assert_eq!(again.skills[0].action, InstallAction::Unchanged);
+    let mut plain = options.clone();
+    plain.provenance = false;
+    let plain = install::install(std::slice::from_ref(&lib), &plain).unwrap();
+    assert_eq!(plain.skills[0].action, InstallAction::Keep);
+    assert_eq!(plain.skills[0].diff.changed, ["SKILL.md"]);
+
+    // `outdated` compares the copy with its provenance keys aside and checks the tree.
+    let fresh = install::outdated(&project, Target::Agentskills).unwrap();
+    let copy = &fresh[0].installed[0];
+    assert!(copy.diff.is_empty(), "{fresh:#?}");
+    assert_eq!(copy.provenance, Some(expected));
+    assert_eq!(copy.tree_matches, Some(true));
+    assert!(!fresh[0].differs());
+
+    write(&lib.join("pdf/guide.md"), "# Guide, revised\n");
+    git(&lib, &["commit", "-q", "-am", "revise"]);
+    let stale = install::outdated(&project, Target::Agentskills).unwrap();
+    let copy = &stale[0].installed[0];
+    assert_eq!(copy.tree_matches, Some(false));
+    assert_eq!(copy.diff.changed, ["guide.md"]);
+    assert!(stale[0].differs());
+}
+
+#[test]
+fn copies_no_lockfile_lists_are_reported_by_their_provenance() {
+    let tmp = tempfile::tempdir().unwrap();
+    let lib = library(tmp.path());
+    let project = tmp.path().join("project");
+    // A copy recording a local source (as `gh skill install --from-local` does)...
+    let mut options = options(Client::Copilot, &project);
+    options.provenance = true;
+    install::install(std::slice::from_ref(&lib), &options).unwrap();
+    fs::remove_file(project.join("skills-lock.json")).unwrap();
+    // ...and one from GitHub, which cannot be checked offline.
+    write(
+        &project.join(".claude/skills/remote/SKILL.md"),
+        "---\nname: remote\ndescription: d\nmetadata:\n    github-path: skills/remote\n    github-ref: refs/heads/main\n    github-repo: https://github.com/example/skills\n    github-tree-sha: 7a8633b2cf8d7f4a0ee055cfc53e9821a26be2dd\n---\n",
+    );
+    let report = install::outdated(&project, Target::Agentskills).unwrap();
+    let pdf = report.iter().find(|s| s.name == "pdf").unwrap();
+    assert_eq!(
+        pdf.source.as_deref(),
+        Some(fs::canonicalize(lib.join("pdf")).unwrap().as_path())
+    );
+    assert!(pdf.installed[0].diff.is_empty(), "{pdf:#?}");
+    write(&lib.join("pdf/guide.md"), "changed");
+    let report = install::outdated(&project, Target::Agentskills).unwrap();
+    let pdf = report.iter().find(|s| s.name == "pdf").unwrap();
+    assert_eq!(pdf.installed[0].diff.changed, ["guide.md"]);
+    let remote = report.iter().find(|s| s.name == "remote").unwrap();
+    assert!(remote.problem.is_some());
+    assert!(matches!(
+        remote.installed[0].provenance,
+        Some(hone_core::pack::provenance::Provenance::Git { .. })
+    ));
 }

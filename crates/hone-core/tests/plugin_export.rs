@@ -207,7 +207,9 @@ fn a_manifest_the_client_would_refuse_is_not_written_and_says_where() {
         "{\n  \"package\": {\n    \"name\": \"my plugin\",\n    \"homepage\": \"not a url\"\n  }\n}\n",
     );
     let out = tmp.path().join("plugin");
-    let Err(PackError::Manifest(problems)) = plugin::export_plugin(&[lib], &out, &options()) else {
+    let Err(PackError::Manifest(problems)) =
+        plugin::export_plugin(std::slice::from_ref(&lib), &out, &options())
+    else {
         panic!("exported");
     };
     let lines: Vec<(String, Option<usize>)> =
@@ -220,6 +222,25 @@ fn a_manifest_the_client_would_refuse_is_not_written_and_says_where() {
         ]
     );
     assert!(!out.exists());
+    // The check before an export finds the same problems, for a marketplace too.
+    let export = options().export;
+    for marketplace in [false, true] {
+        let Err(PackError::Manifest(checked)) =
+            plugin::check(std::slice::from_ref(&lib), &export, marketplace)
+        else {
+            panic!("passed the check");
+        };
+        assert!(
+            checked.iter().any(|p| p.key == "package.name"),
+            "{checked:?}"
+        );
+    }
+    let fine = library(
+        tmp.path(),
+        "fine",
+        "name: hello\ndescription: Says hello.\n",
+    );
+    assert_eq!(plugin::check(&[fine], &export, true).unwrap(), []);
 }
 
 #[test]

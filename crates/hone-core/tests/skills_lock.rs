@@ -62,6 +62,7 @@ fn hone_install(project: &Path, lib: &Path) -> install::InstallReport {
         link: false,
         force: false,
         dry_run: false,
+        provenance: false,
     };
     install::install(&[lib.to_path_buf()], &options).unwrap()
 }
@@ -119,7 +120,7 @@ fn outdated_tells_a_changed_source_from_an_edited_copy() {
     assert!(
         fresh
             .iter()
-            .all(|s| s.installed.iter().all(|(_, _, d)| d.is_empty()))
+            .all(|s| s.installed.iter().all(|c| c.diff.is_empty()))
     );
 
     write(&lib.join("hello/B.md"), "b, revised");
@@ -130,8 +131,8 @@ fn outdated_tells_a_changed_source_from_an_edited_copy() {
     let report = install::outdated(&project, Target::Agentskills).unwrap();
     let hello = report.iter().find(|s| s.name == "hello").unwrap();
     assert!(hello.source_changed);
-    assert_eq!(hello.installed[0].2.changed, ["B.md"]);
+    assert_eq!(hello.installed[0].diff.changed, ["B.md"]);
     let zeta = report.iter().find(|s| s.name == "zeta").unwrap();
     assert!(!zeta.source_changed);
-    assert_eq!(zeta.installed[0].2.removed, ["notes.md"]);
+    assert_eq!(zeta.installed[0].diff.removed, ["notes.md"]);
 }

@@ -87,6 +87,11 @@ export const commands = {
 	/**  Compares `report` (a run of the suite at `path`) with `baseline`. */
 	compareWithBaseline: (baseline: Baseline, path: string, ranker: RankerKind, threshold: number | null, report: Report) => typedError<BaselineComparison, CommandError>(__TAURI_INVOKE("compare_with_baseline", { baseline, path, ranker, threshold, report })),
 	exportPack: (request: ExportRequest) => typedError<ExportOutcome, CommandError>(__TAURI_INVOKE("export_pack", { request })),
+	/**
+	 *  What exporting as a plugin or marketplace would meet, written nowhere:
+	 *  the skills and the manifest `claude plugin validate` would refuse.
+	 */
+	checkExport: (request: ExportRequest) => typedError<ExportCheck, CommandError>(__TAURI_INVOKE("check_export", { request })),
 	/**  What importing `pack` into `destination` would add and replace. */
 	planImport: (pack: string, destination: string) => typedError<ImportPlan, CommandError>(__TAURI_INVOKE("plan_import", { pack, destination })),
 	/**
@@ -104,6 +109,19 @@ export const commands = {
 	 *  temporary folder that is removed afterwards; nothing in it is run.
 	 */
 	packSecurity: (pack: string, destination: string) => typedError<PackSecurity, CommandError>(__TAURI_INVOKE("pack_security", { pack, destination })),
+	/**  What installing would do; nothing is written. */
+	planInstall: (request: InstallRequest) => typedError<InstallOutcome, CommandError>(__TAURI_INVOKE("plan_install", { request })),
+	/**
+	 *  Installs the skills. A skill of that name that differs is replaced only
+	 *  with `request.replace`; otherwise nothing at all is written and the
+	 *  report says which differ.
+	 */
+	installSkills: (request: InstallRequest) => typedError<InstallOutcome, CommandError>(__TAURI_INVOKE("install_skills", { request })),
+	/**
+	 *  Removes installed skills (a link, not what it points to) and their
+	 *  lockfile entries.
+	 */
+	uninstallSkills: (request: UninstallRequest) => typedError<Uninstalled[], CommandError>(__TAURI_INVOKE("uninstall_skills", { request })),
 	/**  Scans the open library (as `hone scan` would) off the window's thread. */
 	librarySecurity: () => typedError<LibrarySecurity, CommandError>(__TAURI_INVOKE("library_security")),
 	/**
@@ -503,6 +521,16 @@ export type BudgetReport = {
 	by_cost: number[],
 };
 
+/**  Which part of `MAJOR.MINOR.PATCH` to raise. */
+export type Bump = "patch" | "minor" | "major";
+
+/**  A version raised before an export. */
+export type Bumped = {
+	from: string,
+	to: string,
+	changelog: string,
+};
+
 /**  The outcome of a calibration. */
 export type Calibration = {
 	ranker: RankerKind,
@@ -824,8 +852,29 @@ export type Explanation = {
 	kind: "retrieval",
 } & RetrievalExplanation;
 
-/**  The result of an export: written, or refused for findings at error level. */
-export type ExportOutcome = { kind: "written"; report: ExportReport } | { kind: "blocked"; skills: BlockedSkill[] };
+/**  What a plugin or marketplace export would meet, before it is written. */
+export type ExportCheck = 
+/**  It would pass, with what `claude plugin validate` only warns about. */
+{ kind: "passes"; warnings: ManifestProblem[] } | { kind: "blocked"; skills: BlockedSkill[] } | { kind: "refused"; problems: ManifestProblem[] };
+
+/**  The forms `hone pack --format` writes. */
+export type ExportFormat = "zip" | "skill" | "plugin" | "marketplace" | "well-known";
+
+/**
+ *  The result of an export: written, or refused for findings at error level
+ *  or for a manifest the client would refuse.
+ */
+export type ExportOutcome = { kind: "written"; report: ExportReport; bumped: Bumped | null } | 
+/**  A plugin, marketplace or well-known folder. */
+{ kind: "folder"; path: string; 
+/**  The plugins written (none for an index), each `name@version`. */
+plugins: string[]; 
+/**  Skills, as the client names them (`plugin:skill` in a plugin). */
+skills: string[]; 
+/**  What `claude plugin validate` warns about and accepts. */
+warnings: ManifestProblem[]; bumped: Bumped | null } | { kind: "blocked"; skills: BlockedSkill[] } | 
+/**  The manifest would be refused by the client; nothing was written. */
+{ kind: "refused"; problems: ManifestProblem[] };
 
 /**  What an export wrote. */
 export type ExportReport = {
@@ -850,15 +899,23 @@ export type ExportReport = {
 	problems: DiscoveryProblem[],
 };
 
-/**  Which skills go into a pack. */
+/**  Which skills go into a pack, and in which form. */
 export type ExportRequest = {
-	/**  Skill folders. */
+	/**
+	 *  Skill folders. A plugin, marketplace or well-known index holds the
+	 *  whole library instead, as `hone pack LIBRARY --format ...` does.
+	 */
 	skills: string[],
-	format: PackFormat,
+	format: ExportFormat,
 	/**  Whose validation gates the export. */
 	target: Target,
+	/**  The pack file, or the folder a plugin, marketplace or index is written into. */
 	output: string,
 	allow_errors: boolean,
+	/**  Raise the library's version (and add its changelog entry) first. */
+	bump: Bump | null,
+	/**  Replace the output folder of a plugin, marketplace or index. */
+	replace: boolean,
 };
 
 /**  One skill as exported. */
@@ -919,6 +976,18 @@ export type Fix = {
 	title: string,
 	/**  Non-overlapping edits, sorted by `start`. */
 	edits: Edit[],
+};
+
+/**  How an installed folder differs from what would be installed. */
+export type FolderDiff = {
+	/**  Files only the new copy has. */
+	added: string[],
+	/**  Files only the installed copy has. */
+	removed: string[],
+	/**  Files in both, with other content or mode. */
+	changed: string[],
+	/**  The installed skill is a symlink (to this), so it is not compared. */
+	link: string | null,
 };
 
 /**  What one grader said about one run. */
@@ -992,6 +1061,63 @@ export type ImportReport = {
 	pack: string,
 	destination: string,
 	skills: PlannedSkill[],
+};
+
+/**  What installing one skill does. */
+export type InstallAction = 
+/**  Nothing of that name is installed. */
+"add" | 
+/**  The installed skill has the same files; left as it is. */
+"unchanged" | 
+/**  The installed skill differs and is replaced (with force). */
+"replace" | 
+/**  The installed skill differs and is kept (no force): nothing is written. */
+"keep";
+
+/**  The result of an install or its plan. */
+export type InstallOutcome = { kind: "report"; report: InstallReport } | { kind: "blocked"; skills: BlockedSkill[] };
+
+/**  What an install did, or (dry run) would do. */
+export type InstallReport = {
+	client: Client,
+	scope: Scope,
+	dry_run: boolean,
+	skills: InstalledSkill[],
+	/**
+	 *  The lockfile written (in a dry run, to be written), for a project
+	 *  install of local skills.
+	 */
+	lockfile: string | null,
+};
+
+/**  Where to install skills, and how. */
+export type InstallRequest = {
+	/**  Skill folders of the open library. */
+	skills: string[],
+	client: Client,
+	scope: Scope,
+	/**  The project folder, for the project scope. */
+	project: string | null,
+	/**  A symlink to the skill instead of a copy. */
+	link: boolean,
+	/**  Record where each copy came from, as `gh skill` does. */
+	provenance: boolean,
+	/**  Replace installed skills of those names that differ. */
+	replace: boolean,
+};
+
+/**  One skill of an install. */
+export type InstalledSkill = {
+	name: string,
+	source: string,
+	destination: string,
+	action: InstallAction,
+	diff: FolderDiff,
+	findings: Diagnostic[],
+	/**  What the copy's `SKILL.md` records about its source, when asked to. */
+	provenance: Provenance | null,
+	/**  The files a copy holds, `/`-separated (none for a link). */
+	files: string[],
 };
 
 /**  A 95% interval. */
@@ -1227,6 +1353,20 @@ export type ManifestFile = {
 	executable?: boolean,
 };
 
+/**
+ *  Something in a library's `package` settings (or the options given) that
+ *  would make a plugin or marketplace manifest the client refuses.
+ */
+export type ManifestProblem = {
+	/**  The file the value comes from, when it comes from one. */
+	path: string | null,
+	/**  1-based line of the key in that file, when it is found there. */
+	line: number | null,
+	/**  The key, as a JSON path (`package.author.name`). */
+	key: string,
+	message: string,
+};
+
 /**  One skill of a pack. */
 export type ManifestSkill = {
 	/**  The skill's name, which is also its folder in the zip. */
@@ -1383,6 +1523,23 @@ export type Projection = {
 	mean: number[],
 	axes: [number[], number[]],
 };
+
+/**  Where a copy came from. */
+export type Provenance = 
+/**  A folder of a git repository, at a commit. */
+{ kind: "git"; 
+/**  The `origin` remote's URL, without credentials. */
+repo: string; 
+/**  The branch or tag checked out; `None` on a detached head. */
+git_ref: string | null; 
+/**  The skill folder's tree in that commit. */
+tree_sha: string; 
+/**  The folder in the repository, `/`-separated (`.` for the root). */
+path: string; 
+/**  What the install was pinned to, when it was. */
+pinned: string | null } | 
+/**  A folder on disk. */
+{ kind: "local"; path: string };
 
 /**  The window's choice of provider and model. */
 export type ProviderChoice = {
@@ -1633,6 +1790,12 @@ export type RunSummary = {
 export type SaveOutcome = { kind: "saved"; stamp: Stamp } | 
 /**  The file changed on disk since it was read; nothing was written. */
 { kind: "conflict"; disk_text: string | null; disk_stamp: Stamp | null };
+
+/**
+ *  Whether a folder belongs to the project the client is started in or to
+ *  the user.
+ */
+export type Scope = "project" | "user";
 
 /**  Skills per verdict. */
 export type SecurityCounts = {
@@ -2111,6 +2274,24 @@ export type Transcript = {
 	turns: number,
 	/**  Whether the transcript ended with the agent's own end-of-run record. */
 	finished: boolean,
+};
+
+/**  Which installed skills to remove. */
+export type UninstallRequest = {
+	names: string[],
+	client: Client,
+	scope: Scope,
+	project: string | null,
+};
+
+/**  What uninstalling one skill did, or would do. */
+export type Uninstalled = {
+	name: string,
+	destination: string,
+	/**  Whether something of that name was there. */
+	found: boolean,
+	/**  It was a symlink (only the link is removed). */
+	link: boolean,
 };
 
 /**  Tokens billed for a call, as the provider reports them. */

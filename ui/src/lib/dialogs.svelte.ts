@@ -1,6 +1,6 @@
 // Which dialog is open. One at a time: the skill-folder questions (new,
 // rename, delete), the unsaved-changes question, the conflict's side by side
-// view, the pack dialogs, the serve panel and the command palette.
+// view, the pack and install dialogs, the serve panel and the command palette.
 
 import type { SkillSummary } from './ipc';
 
@@ -12,6 +12,7 @@ export type Question =
   | { kind: 'both'; mine: string; theirs: string }
   | { kind: 'export' }
   | { kind: 'import' }
+  | { kind: 'install' }
   | { kind: 'serve' }
   | { kind: 'palette' };
 

@@ -122,6 +122,13 @@ export const planImport = throwing(commands.planImport);
 export const packSecurity = throwing(commands.packSecurity);
 /** Imports a pack; a dangerous skill only when named in `dangerous` (as `hone unpack --allow-dangerous`). */
 export const importPack = throwing(commands.importPack);
+/** What `claude plugin validate` would refuse in a plugin or marketplace export, before it is written. */
+export const checkExport = throwing(commands.checkExport);
+
+// "Install into…": the engine's plan (a dry run), the install, the uninstall (as `hone install`).
+export const planInstall = throwing(commands.planInstall);
+export const installSkills = throwing(commands.installSkills);
+export const uninstallSkills = throwing(commands.uninstallSkills);
 
 // Security: every skill of the open library scanned (as `hone scan`).
 export const librarySecurity = throwing(commands.librarySecurity);

@@ -10,6 +10,7 @@ use hone_core::clients::{Client, Scope};
 use hone_core::diagnostic::Severity;
 use hone_core::library_settings::{library_target, settings_root};
 use hone_core::pack::install::{self, FolderDiff, InstallAction, InstallOptions};
+use hone_core::pack::provenance::Provenance;
 use hone_core::rules::Target;
 
 use super::pack::print_findings;
@@ -31,6 +32,12 @@ pub struct Args {
     /// A symlink to the source instead of a copy.
     #[arg(long)]
     link: bool,
+    /// Record where each copy came from in its SKILL.md, under `metadata`,
+    /// as `gh skill install` does: github-repo (the origin remote),
+    /// github-ref, github-tree-sha and github-path for a skill in a clean git
+    /// checkout, else local-path. Without it a copy is byte for byte its source.
+    #[arg(long, conflicts_with = "link")]
+    provenance: bool,
     /// Replace installed skills that differ.
     #[arg(long)]
     force: bool,
@@ -94,6 +101,7 @@ impl Place {
             link: false,
             force: false,
             dry_run: false,
+            provenance: false,
         })
     }
 }
@@ -105,6 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         link: args.link,
         force: args.force,
         dry_run: args.dry_run,
+        provenance: args.provenance,
         ..args.place.options(target)?
     };
     let report = match install::install(&args.paths, &options) {
@@ -140,9 +149,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 skill.destination.display()
             );
             print_diff(&skill.diff);
+            if let Some(provenance) = &skill.provenance {
+                println!("    records {}", describe(provenance));
+            }
         }
         if let Some(lock) = &report.lockfile {
-            println!("recorded in {}", lock.display());
+            let verb = if report.dry_run {
+                "would record in"
+            } else {
+                "recorded in"
+            };
+            println!("{verb} {}", lock.display());
         }
         if report.kept() {
             println!("nothing was written: an installed skill differs");
@@ -236,37 +253,36 @@ pub fn outdated(args: OutdatedArgs) -> anyhow::Result<ExitCode> {
     }
     let mut differs = false;
     for skill in &report {
-        let changed = skill.source_changed || skill.installed.iter().any(|(_, _, d)| !d.is_empty());
-        differs |= changed;
+        differs |= skill.differs();
         if args.json {
             continue;
         }
         if let Some(problem) = &skill.problem {
             println!("{}: not checked: {problem}", skill.name);
-            continue;
         }
-        let source = skill.source.as_deref().unwrap_or(Path::new("?"));
         if skill.source_changed {
+            let source = skill.source.as_deref().unwrap_or(Path::new("?"));
             println!(
                 "{}: the source changed since it was locked ({})",
                 skill.name,
                 source.display()
             );
         }
-        for (client, folder, diff) in &skill.installed {
-            if diff.is_empty() {
-                println!(
-                    "{}: up to date in {} ({client})",
-                    skill.name,
-                    folder.display()
-                );
+        for copy in &skill.installed {
+            let (name, folder, client) = (&skill.name, copy.folder.display(), copy.client);
+            if skill.problem.is_some() {
+                println!("{name}: installed in {folder} ({client})");
+            } else if copy.diff.is_empty() {
+                println!("{name}: up to date in {folder} ({client})");
             } else {
-                println!(
-                    "{}: differs from its source in {} ({client})",
-                    skill.name,
-                    folder.display()
-                );
-                print_diff(diff);
+                println!("{name}: differs from its source in {folder} ({client})");
+                print_diff(&copy.diff);
+            }
+            if let Some(provenance) = &copy.provenance {
+                println!("    from {}", describe(provenance));
+            }
+            if copy.tree_matches == Some(false) {
+                println!("    the source's git tree is no longer the one recorded");
             }
         }
     }
@@ -283,4 +299,29 @@ pub fn outdated(args: OutdatedArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Where a copy came from, in a line: `https://github.com/o/r refs/heads/main
+/// skills/pdf (tree 0123abc)`, or the local folder.
+fn describe(provenance: &Provenance) -> String {
+    match provenance {
+        Provenance::Git {
+            repo,
+            git_ref,
+            tree_sha,
+            path,
+            pinned,
+        } => {
+            let mut line = format!("{repo} {}", git_ref.as_deref().unwrap_or("(detached)"));
+            line.push_str(&format!(
+                " {path} (tree {})",
+                tree_sha.get(..12).unwrap_or(tree_sha)
+            ));
+            if let Some(pin) = pinned {
+                line.push_str(&format!(", pinned to {pin}"));
+            }
+            line
+        }
+        Provenance::Local { path } => path.display().to_string(),
+    }
 }

@@ -12,6 +12,9 @@
 //! file: identical is left alone, different is kept unless forced, and the
 //! answer lists what differs. A project install records the skill in the
 //! project's `skills-lock.json` as Vercel's `skills` CLI does ([`super::lock`]).
+//! On request, each copy's `SKILL.md` records where it came from, in the
+//! `metadata` keys `gh skill` writes ([`super::provenance`]); otherwise a copy
+//! is byte for byte its source.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -21,13 +24,14 @@ use serde::Serialize;
 
 use super::export::{self, ExportOptions, PlannedSkill};
 use super::lock::{self, LockEntry, SkillsLock};
+use super::provenance::{self, Provenance};
 use super::tree::{self, Staging};
-use super::{ImportOptions, PackError, names};
+use super::{ImportOptions, PackError, names, select};
 use crate::clients::{Client, Scope};
 use crate::diagnostic::Diagnostic;
 use crate::library::find_skill_dirs;
 use crate::rules::Target;
-use crate::skill::Skill;
+use crate::skill::{SKILL_FILE, Skill};
 
 /// Where and how to install.
 #[derive(Debug, Clone)]
@@ -46,10 +50,15 @@ pub struct InstallOptions {
     pub force: bool,
     /// Only say what would be done.
     pub dry_run: bool,
+    /// Record in each copy's `SKILL.md` where it came from, as `gh skill`
+    /// does. A link has no copy of its own, and a skill from a pack no
+    /// lasting source: neither gets it.
+    pub provenance: bool,
 }
 
 /// What installing one skill does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum InstallAction {
     /// Nothing of that name is installed.
@@ -64,6 +73,7 @@ pub enum InstallAction {
 
 /// How an installed folder differs from what would be installed.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct FolderDiff {
     /// Files only the new copy has.
     pub added: Vec<String>,
@@ -86,6 +96,7 @@ impl FolderDiff {
 
 /// One skill of an install.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct InstalledSkill {
     pub name: String,
     pub source: PathBuf,
@@ -93,16 +104,22 @@ pub struct InstalledSkill {
     pub action: InstallAction,
     pub diff: FolderDiff,
     pub findings: Vec<Diagnostic>,
+    /// What the copy's `SKILL.md` records about its source, when asked to.
+    pub provenance: Option<Provenance>,
+    /// The files a copy holds, `/`-separated (none for a link).
+    pub files: Vec<String>,
 }
 
 /// What an install did, or (dry run) would do.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct InstallReport {
     pub client: Client,
     pub scope: Scope,
     pub dry_run: bool,
     pub skills: Vec<InstalledSkill>,
-    /// The lockfile written, for a project install of local skills.
+    /// The lockfile written (in a dry run, to be written), for a project
+    /// install of local skills.
     pub lockfile: Option<PathBuf>,
 }
 
@@ -131,8 +148,16 @@ pub fn install(inputs: &[PathBuf], options: &InstallOptions) -> Result<InstallRe
         let destination = options
             .client
             .install_folder(options.scope, &options.base, name);
+        let provenance =
+            (options.provenance && !options.link && is_local(&planned.skill.dir, inputs))
+                .then(|| provenance::of_source(&planned.skill.dir));
         let diff = if fs::symlink_metadata(&destination).is_ok() {
-            Some(diff_folder(planned, &destination, options.link)?)
+            Some(diff_folder(
+                planned,
+                &destination,
+                options.link,
+                provenance.as_ref(),
+            )?)
         } else {
             None
         };
@@ -149,6 +174,12 @@ pub fn install(inputs: &[PathBuf], options: &InstallOptions) -> Result<InstallRe
             action,
             diff: diff.unwrap_or_default(),
             findings: planned.findings.clone(),
+            provenance,
+            files: if options.link {
+                Vec::new()
+            } else {
+                planned.files.iter().map(|f| f.file.path.clone()).collect()
+            },
         });
     }
     let mut report = InstallReport {
@@ -158,7 +189,13 @@ pub fn install(inputs: &[PathBuf], options: &InstallOptions) -> Result<InstallRe
         skills,
         lockfile: None,
     };
-    if options.dry_run || report.kept() {
+    if options.dry_run {
+        let local = plan.skills.iter().any(|s| is_local(&s.skill.dir, inputs));
+        report.lockfile =
+            (options.scope == Scope::Project && local).then(|| options.base.join(lock::LOCK_FILE));
+        return Ok(report);
+    }
+    if report.kept() {
         return Ok(report);
     }
     for (planned, skill) in plan.skills.iter().zip(&report.skills) {
@@ -169,7 +206,19 @@ pub fn install(inputs: &[PathBuf], options: &InstallOptions) -> Result<InstallRe
             InstallAction::Add | InstallAction::Replace => {
                 let staging = Staging::new(&skill.destination)?;
                 for file in &planned.files {
-                    staging.copy(&file.file.path, &file.file.source, file.file.executable)?;
+                    let select::SelectedFile {
+                        path,
+                        source,
+                        executable,
+                    } = &file.file;
+                    match &skill.provenance {
+                        Some(provenance) if path == SKILL_FILE => {
+                            let stamped =
+                                provenance::expected_skill_file(source, Some(provenance))?;
+                            staging.write(path, &stamped, *executable)?
+                        }
+                        _ => staging.copy(path, source, *executable)?,
+                    }
                 }
                 staging.commit(true)?;
             }
@@ -215,11 +264,13 @@ fn unpack_packs(
     Ok((sources, Some(temp)))
 }
 
-/// Compares what would be installed with the installed folder.
+/// Compares what would be installed with the installed folder; with
+/// `provenance`, the `SKILL.md` installed is the source's stamped with it.
 fn diff_folder(
     planned: &PlannedSkill,
     installed: &Path,
     link: bool,
+    provenance: Option<&Provenance>,
 ) -> Result<FolderDiff, PackError> {
     let meta = fs::symlink_metadata(installed).map_err(PackError::io(installed))?;
     if meta.is_symlink() {
@@ -248,7 +299,11 @@ fn diff_folder(
         match installed_files.remove(path) {
             None => diff.added.push(path.clone()),
             Some(existing) => {
-                let new = fs::read(&file.file.source).map_err(PackError::io(&file.file.source))?;
+                let new = if path == SKILL_FILE {
+                    provenance::expected_skill_file(&file.file.source, provenance)?
+                } else {
+                    fs::read(&file.file.source).map_err(PackError::io(&file.file.source))?
+                };
                 let old = fs::read(&existing).map_err(PackError::io(&existing))?;
                 if new != old || is_executable(&existing) != file.file.executable {
                     diff.changed.push(path.clone());
@@ -339,7 +394,7 @@ fn record_in_lock(
 ) -> Result<Option<PathBuf>, PackError> {
     let local: Vec<&PlannedSkill> = skills
         .iter()
-        .filter(|s| inputs.iter().any(|i| is_under(&s.skill.dir, i)))
+        .filter(|s| is_local(&s.skill.dir, inputs))
         .collect();
     if local.is_empty() {
         return Ok(None);
@@ -366,6 +421,12 @@ fn record_in_lock(
     lock.save(root).map(Some)
 }
 
+/// Whether the skill at `dir` comes from one of `inputs` itself, not from a
+/// pack extracted into a temporary folder.
+fn is_local(dir: &Path, inputs: &[PathBuf]) -> bool {
+    inputs.iter().any(|input| is_under(dir, input))
+}
+
 fn is_under(path: &Path, base: &Path) -> bool {
     match (fs::canonicalize(path), fs::canonicalize(base)) {
         (Ok(path), Ok(base)) => path.starts_with(base),
@@ -375,6 +436,7 @@ fn is_under(path: &Path, base: &Path) -> bool {
 
 /// What uninstalling one skill did, or would do.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Uninstalled {
     pub name: String,
     pub destination: PathBuf,
@@ -443,33 +505,53 @@ pub struct Outdated {
     pub source: Option<PathBuf>,
     /// The source's hash now differs from the one recorded at install.
     pub source_changed: bool,
-    /// Each client folder holding the skill, and how it differs from the
-    /// source now (empty: the same).
-    pub installed: Vec<(Client, PathBuf, FolderDiff)>,
+    /// Each client folder holding the skill.
+    pub installed: Vec<InstalledCopy>,
     /// Why it could not be checked, when it could not.
     pub problem: Option<String>,
 }
 
+/// One installed copy of a skill, compared with its source.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InstalledCopy {
+    pub client: Client,
+    pub folder: PathBuf,
+    /// How it differs from the source now (empty: the same), its
+    /// provenance keys aside.
+    pub diff: FolderDiff,
+    /// Where its `SKILL.md` says it came from.
+    pub provenance: Option<Provenance>,
+    /// For a git provenance whose source is on disk: whether the source
+    /// folder's tree in the commit checked out is still the one recorded.
+    pub tree_matches: Option<bool>,
+}
+
+impl Outdated {
+    /// The source changed since it was locked, or a copy differs from it.
+    pub fn differs(&self) -> bool {
+        self.source_changed
+            || self
+                .installed
+                .iter()
+                .any(|c| !c.diff.is_empty() || c.tree_matches == Some(false))
+    }
+}
+
 /// Checks every local skill of the project's `skills-lock.json` against its
 /// source: whether the source changed since it was recorded, and how each
-/// project client folder's copy differs from the source now.
+/// project client folder's copy differs from the source now. Copies no
+/// lockfile lists but whose `SKILL.md` records a provenance (`gh skill`
+/// installs, `hone install --provenance`) are reported too, and compared
+/// with a `local-path` source that is still there.
 pub fn outdated(root: &Path, target: Target) -> Result<Vec<Outdated>, PackError> {
     let lock = SkillsLock::load(root)?;
     let mut report = Vec::new();
     for (name, entry) in &lock.skills {
-        let mut outdated = Outdated {
-            name: name.clone(),
-            source: None,
-            source_changed: false,
-            installed: Vec::new(),
-            problem: None,
-        };
         let Some(library) = SkillsLock::local_source(root, entry) else {
-            outdated.problem = Some(format!(
-                "a `{}` source is not checked offline",
-                entry.source_type
+            report.push(unchecked(
+                name,
+                format!("a `{}` source is not checked offline", entry.source_type),
             ));
-            report.push(outdated);
             continue;
         };
         let mut problems = Vec::new();
@@ -477,30 +559,138 @@ pub fn outdated(root: &Path, target: Target) -> Result<Vec<Outdated>, PackError>
             .into_iter()
             .find(|dir| Skill::load(dir).is_ok_and(|s| &s.id == name));
         let Some(source) = source else {
-            outdated.problem = Some(format!("no skill `{name}` in {}", library.display()));
-            report.push(outdated);
+            report.push(unchecked(
+                name,
+                format!("no skill `{name}` in {}", library.display()),
+            ));
             continue;
         };
-        outdated.source_changed = lock::skill_folder_hash(&source)? != entry.computed_hash;
-        let options = ExportOptions {
-            target,
-            allow_errors: true,
-            ..ExportOptions::default()
-        };
-        let plan = export::plan(std::slice::from_ref(&source), &options, &|_| Vec::new())?;
-        for client in Client::ALL {
-            let installed = client.install_folder(Scope::Project, root, name);
-            let Ok(meta) = fs::symlink_metadata(&installed) else {
-                continue;
-            };
-            // Clients that share a folder (`.agents/skills`) list it once.
-            if !outdated.installed.iter().any(|(_, p, _)| p == &installed) {
-                let diff = diff_folder(&plan.skills[0], &installed, meta.is_symlink())?;
-                outdated.installed.push((client, installed, diff));
+        report.push(Outdated {
+            name: name.clone(),
+            source_changed: lock::skill_folder_hash(&source)? != entry.computed_hash,
+            installed: compare_copies(root, name, &source, target)?,
+            source: Some(source),
+            problem: None,
+        });
+    }
+    for (name, copies) in unlocked_copies(root, &lock) {
+        let local = copies.iter().find_map(|c| match &c.provenance {
+            Some(Provenance::Local { path }) if path.join(SKILL_FILE).is_file() => {
+                Some(path.clone())
             }
-        }
-        outdated.source = Some(source);
-        report.push(outdated);
+            _ => None,
+        });
+        report.push(match local {
+            Some(source) => Outdated {
+                installed: compare_copies(root, &name, &source, target)?,
+                source: Some(source),
+                ..unchecked(&name, String::new())
+            },
+            None => Outdated {
+                installed: copies,
+                ..unchecked(&name, "its source is not on this machine".into())
+            },
+        });
     }
     Ok(report)
+}
+
+fn unchecked(name: &str, problem: String) -> Outdated {
+    Outdated {
+        name: name.to_owned(),
+        source: None,
+        source_changed: false,
+        installed: Vec::new(),
+        problem: (!problem.is_empty()).then_some(problem),
+    }
+}
+
+/// Each project client folder's copy of `name`, compared with `source`.
+fn compare_copies(
+    root: &Path,
+    name: &str,
+    source: &Path,
+    target: Target,
+) -> Result<Vec<InstalledCopy>, PackError> {
+    let options = ExportOptions {
+        target,
+        allow_errors: true,
+        ..ExportOptions::default()
+    };
+    let plan = export::plan(&[source.to_path_buf()], &options, &|_| Vec::new())?;
+    let mut copies: Vec<InstalledCopy> = Vec::new();
+    for client in Client::ALL {
+        let folder = client.install_folder(Scope::Project, root, name);
+        let Ok(meta) = fs::symlink_metadata(&folder) else {
+            continue;
+        };
+        // Clients that share a folder (`.agents/skills`) list it once.
+        if copies.iter().any(|c| c.folder == folder) {
+            continue;
+        }
+        let provenance = (!meta.is_symlink())
+            .then(|| recorded_provenance(&folder))
+            .flatten();
+        let diff = diff_folder(
+            &plan.skills[0],
+            &folder,
+            meta.is_symlink(),
+            provenance.as_ref(),
+        )?;
+        let tree_matches = match &provenance {
+            Some(Provenance::Git { tree_sha, .. }) => {
+                provenance::current_tree(source).map(|tree| &tree == tree_sha)
+            }
+            _ => None,
+        };
+        copies.push(InstalledCopy {
+            client,
+            folder,
+            diff,
+            provenance,
+            tree_matches,
+        });
+    }
+    Ok(copies)
+}
+
+/// The provenance an installed copy's `SKILL.md` records.
+fn recorded_provenance(folder: &Path) -> Option<Provenance> {
+    let text = fs::read_to_string(folder.join(SKILL_FILE)).ok()?;
+    provenance::read(&text)
+}
+
+/// The copies in the project's client folders that the lockfile does not
+/// list and that record a provenance, by skill name.
+fn unlocked_copies(root: &Path, lock: &SkillsLock) -> BTreeMap<String, Vec<InstalledCopy>> {
+    let mut found: BTreeMap<String, Vec<InstalledCopy>> = BTreeMap::new();
+    let mut seen = Vec::new();
+    for client in Client::ALL {
+        let folder = root.join(client.skill_folders(Scope::Project)[0]);
+        if seen.contains(&folder) {
+            continue;
+        }
+        let Ok(entries) = fs::read_dir(&folder) else {
+            seen.push(folder);
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = entry.path();
+            if lock.skills.contains_key(&name) || path.is_symlink() {
+                continue;
+            }
+            if let Some(provenance) = recorded_provenance(&path) {
+                found.entry(name).or_default().push(InstalledCopy {
+                    client,
+                    folder: path,
+                    diff: FolderDiff::default(),
+                    provenance: Some(provenance),
+                    tree_matches: None,
+                });
+            }
+        }
+        seen.push(folder);
+    }
+    found
 }

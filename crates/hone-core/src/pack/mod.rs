@@ -46,6 +46,7 @@ pub mod lock;
 pub mod manifest;
 mod names;
 pub mod plugin;
+pub mod provenance;
 mod reader;
 pub(crate) mod rules;
 pub mod select;
@@ -239,11 +240,14 @@ pub enum PackError {
     Manifest(Vec<ManifestProblem>),
     #[error(transparent)]
     Settings(#[from] crate::library_settings::SettingsError),
+    #[error("{}: cannot record where the skill came from: {reason}", path.display())]
+    Provenance { path: PathBuf, reason: String },
 }
 
 /// Something in a library's `package` settings (or the options given) that
 /// would make a plugin or marketplace manifest the client refuses.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ManifestProblem {
     /// The file the value comes from, when it comes from one.
     pub path: Option<PathBuf>,

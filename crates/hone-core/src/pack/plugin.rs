@@ -156,10 +156,66 @@ pub fn export_marketplace(
     output: &Path,
     options: &PluginOptions,
 ) -> Result<MarketplaceReport, PackError> {
+    let (manifest, plugins, warnings) = prepare_marketplace(inputs, &options.export)?;
+    let staging = Staging::new(output)?;
+    for plugin in &plugins {
+        write_plugin(
+            &staging,
+            &format!("plugins/{}/", plugin.manifest.name),
+            plugin,
+        )?;
+    }
+    staging.write(MARKETPLACE_MANIFEST, &to_json(&manifest), false)?;
+    let path = staging.commit(options.force)?;
+    let plugins = plugins
+        .into_iter()
+        .map(|p| {
+            let plugin_path = path.join("plugins").join(&p.manifest.name);
+            p.into_report(plugin_path)
+        })
+        .collect();
+    Ok(MarketplaceReport {
+        path,
+        manifest,
+        plugins,
+        warnings,
+    })
+}
+
+/// Checks what exporting `inputs` as a plugin (or, with `marketplace`, as a
+/// marketplace) would, and writes nothing: the gate with what `claude
+/// plugin validate` refuses in a skill ([`PackError::Blocked`]), and in the
+/// manifest ([`PackError::Manifest`]). When it would pass, what the
+/// validator only warns about.
+pub fn check(
+    inputs: &[PathBuf],
+    options: &ExportOptions,
+    marketplace: bool,
+) -> Result<Vec<ManifestProblem>, PackError> {
+    if !marketplace {
+        return prepare_plugin(inputs, options).map(|plugin| plugin.warnings);
+    }
+    let (_, plugins, mut warnings) = prepare_marketplace(inputs, options)?;
+    warnings.extend(plugins.into_iter().flat_map(|p| p.warnings));
+    Ok(warnings)
+}
+
+/// A marketplace's manifest and plugins, checked; and its warnings.
+fn prepare_marketplace(
+    inputs: &[PathBuf],
+    options: &ExportOptions,
+) -> Result<
+    (
+        MarketplaceManifest,
+        Vec<PreparedPlugin>,
+        Vec<ManifestProblem>,
+    ),
+    PackError,
+> {
     if inputs.is_empty() {
         return Err(PackError::NoSkills(Vec::new()));
     }
-    let mut plugin_options = options.export.clone();
+    let mut plugin_options = options.clone();
     plugin_options.name = None;
     let plugins: Vec<PreparedPlugin> = inputs
         .iter()
@@ -167,7 +223,6 @@ pub fn export_marketplace(
         .collect::<Result<_, _>>()?;
     let first = &plugins[0];
     let name = options
-        .export
         .name
         .clone()
         .unwrap_or_else(|| first.manifest.name.clone());
@@ -176,7 +231,7 @@ pub fn export_marketplace(
     check_name(
         &name,
         "marketplace",
-        &match options.export.name {
+        &match options.name {
             Some(_) => Origin::Option("name"),
             None => first.origin.clone(),
         },
@@ -227,29 +282,7 @@ pub fn export_marketplace(
             })
             .collect(),
     };
-    let staging = Staging::new(output)?;
-    for plugin in &plugins {
-        write_plugin(
-            &staging,
-            &format!("plugins/{}/", plugin.manifest.name),
-            plugin,
-        )?;
-    }
-    staging.write(MARKETPLACE_MANIFEST, &to_json(&manifest), false)?;
-    let path = staging.commit(options.force)?;
-    let plugins = plugins
-        .into_iter()
-        .map(|p| {
-            let plugin_path = path.join("plugins").join(&p.manifest.name);
-            p.into_report(plugin_path)
-        })
-        .collect();
-    Ok(MarketplaceReport {
-        path,
-        manifest,
-        plugins,
-        warnings,
-    })
+    Ok((manifest, plugins, warnings))
 }
 
 /// A plugin checked and planned, not yet written.

@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{ManifestProblem, PackError, timestamp};
 use crate::library_settings::LibrarySettings;
@@ -19,7 +19,8 @@ use crate::library_settings::LibrarySettings;
 pub const CHANGELOG_FILE: &str = "CHANGELOG.md";
 
 /// Which part of `MAJOR.MINOR.PATCH` to raise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "lowercase")]
 pub enum Bump {
     Patch,
