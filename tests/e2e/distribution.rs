@@ -144,7 +144,8 @@ fn the_distribution_story() {
             "# Field types\n"
         );
 
-        // Uninstall the Codex copy: gone, and so is nothing else.
+        // Uninstall the Codex copy: gone, and nothing else is, not even the
+        // lockfile's entry, which Claude Code's copy still needs.
         app.select("[data-testid=install-client]", "codex").await;
         app.wait_for("[data-testid=install-plan] [data-plan-skill=pdf-forms][data-action=keep]")
             .await;
@@ -153,6 +154,14 @@ fn the_distribution_story() {
             .await;
         assert!(!project.join(".agents/skills/pdf-forms").exists());
         assert!(project.join(".claude/skills/pdf-forms/SKILL.md").is_file());
+        let lock: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(project.join("skills-lock.json")).unwrap(),
+        )
+        .unwrap();
+        assert!(
+            lock["skills"]["pdf-forms"].is_object(),
+            "Claude Code's copy keeps its lockfile entry: {lock}"
+        );
         app.close().await;
     });
 }

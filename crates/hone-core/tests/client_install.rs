@@ -129,6 +129,24 @@ fn link_installs_a_symlink_and_uninstall_removes_only_the_link() {
 }
 
 #[test]
+fn the_lockfile_keeps_a_skill_another_client_still_has() {
+    let tmp = tempfile::tempdir().unwrap();
+    let lib = library(tmp.path());
+    let project = tmp.path().join("project");
+    for client in [Client::ClaudeCode, Client::Gemini] {
+        install::install(std::slice::from_ref(&lib), &options(client, &project)).unwrap();
+    }
+    let lock = |project: &Path| hone_core::pack::lock::SkillsLock::load(project).unwrap();
+    install::uninstall(&["pdf".into()], &options(Client::Gemini, &project)).unwrap();
+    assert!(
+        lock(&project).skills.contains_key("pdf"),
+        "Claude Code still has it"
+    );
+    install::uninstall(&["pdf".into()], &options(Client::ClaudeCode, &project)).unwrap();
+    assert!(lock(&project).skills.is_empty());
+}
+
+#[test]
 fn a_pack_is_installed_through_the_safe_import() {
     let tmp = tempfile::tempdir().unwrap();
     let lib = library(tmp.path());

@@ -447,7 +447,9 @@ pub struct Uninstalled {
 }
 
 /// Removes the skills `names` from the client's folder (a link is removed,
-/// not what it points to) and from the project's lockfile.
+/// not what it points to), and from the project's lockfile once no client's
+/// folder in the project holds them (the lockfile has one entry per skill,
+/// whichever clients it is installed for).
 pub fn uninstall(
     skill_names: &[String],
     options: &InstallOptions,
@@ -489,7 +491,14 @@ pub fn uninstall(
     if options.scope == Scope::Project {
         let mut lock = SkillsLock::load(&options.base)?;
         let before = lock.skills.len();
-        lock.skills.retain(|name, _| !skill_names.contains(name));
+        let still_installed = |name: &str| {
+            crate::clients::Client::ALL.iter().any(|client| {
+                fs::symlink_metadata(client.install_folder(Scope::Project, &options.base, name))
+                    .is_ok()
+            })
+        };
+        lock.skills
+            .retain(|name, _| !skill_names.contains(name) || still_installed(name));
         if lock.skills.len() != before {
             lock.save(&options.base)?;
         }
