@@ -146,6 +146,35 @@ fn the_lockfile_keeps_a_skill_another_client_still_has() {
     assert!(lock(&project).skills.is_empty());
 }
 
+/// Export, install into each client, and Hone's own prediction of that
+/// client's listing (the one `hone prompt --client` prints) lists the skill.
+#[test]
+fn a_pack_installed_into_each_client_is_in_that_clients_listing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let lib = library(tmp.path());
+    let zip = tmp.path().join("team.zip");
+    pack::export(&[lib], &zip, &ExportOptions::default(), &|_| {}).unwrap();
+    let env = hone_core::clients::Environment {
+        home: tmp.path().join("home"),
+        vars: Default::default(),
+    };
+    fs::create_dir_all(&env.home).unwrap();
+    for client in Client::ALL {
+        let project = tmp.path().join(format!("project-{client}"));
+        fs::create_dir_all(project.join(".git")).unwrap();
+        install::install(std::slice::from_ref(&zip), &options(client, &project)).unwrap();
+        let prediction = hone_core::clients::predict(client, &project, &env, None)
+            .unwrap_or_else(|| panic!("{client} is modelled"));
+        let entry = prediction
+            .entries
+            .iter()
+            .find(|e| !e.builtin && e.name.ends_with("pdf"))
+            .unwrap_or_else(|| panic!("{client}: {:?}", prediction.entries));
+        assert!(entry.path.ends_with("pdf/SKILL.md"), "{client}: {entry:?}");
+        assert!(entry.text.contains("Reads PDF files."), "{client}: {entry:?}");
+    }
+}
+
 #[test]
 fn a_pack_is_installed_through_the_safe_import() {
     let tmp = tempfile::tempdir().unwrap();
