@@ -98,3 +98,45 @@ fn clients_lists_every_modelled_client() {
             .all(|r| r["modelled_version"].is_string())
     );
 }
+
+/// `hone clients show` runs the installed Gemini CLI (the fastest of the
+/// five) on scratch copies of the project, offline, and finds its listing
+/// byte-identical to the prediction. The clients are installed by `make
+/// test`, so a missing one fails rather than skips.
+#[test]
+fn clients_show_runs_the_installed_client_and_compares() {
+    use hone_core::clients::{Client, Environment, capture};
+    let env = Environment::current();
+    let clients_dir = capture::clients_dir(&env);
+    assert!(
+        capture::find_installed(Client::Gemini, &env).is_some(),
+        "Gemini CLI is not installed in {}: run scripts/install-clients.sh (make test does)",
+        clients_dir.display()
+    );
+    let root = planted();
+    let (code, stdout, stderr) = common::run(
+        Command::cargo_bin("hone")
+            .unwrap()
+            .env("HOME", root.path().join("home"))
+            .env("HONE_CLIENTS_DIR", &clients_dir)
+            .args(["clients", "show", "--client", "gemini", "--format", "json"])
+            .arg(root.path().join("project")),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["identical"], true, "{stdout}");
+    // Two built-ins and the project's skill; the home's has a BOM.
+    assert_eq!(json["entries_compared"], 3, "{stdout}");
+    assert!(
+        json["captured"]
+            .as_str()
+            .unwrap()
+            .contains("<name>kept</name>")
+    );
+    assert!(
+        json["note"]
+            .as_str()
+            .unwrap()
+            .contains("Nothing left this machine")
+    );
+}
