@@ -171,7 +171,10 @@ fn a_pack_installed_into_each_client_is_in_that_clients_listing() {
             .find(|e| !e.builtin && e.name.ends_with("pdf"))
             .unwrap_or_else(|| panic!("{client}: {:?}", prediction.entries));
         assert!(entry.path.ends_with("pdf/SKILL.md"), "{client}: {entry:?}");
-        assert!(entry.text.contains("Reads PDF files."), "{client}: {entry:?}");
+        assert!(
+            entry.text.contains("Reads PDF files."),
+            "{client}: {entry:?}"
+        );
     }
 }
 
