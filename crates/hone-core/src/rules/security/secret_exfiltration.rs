@@ -7,6 +7,7 @@ use crate::rules::Rule;
 use crate::security::hosts::{Reputation, worst_url};
 use crate::security::lex::Lang;
 use crate::security::markdown::Markdown;
+use crate::security::syntax::Function;
 use crate::security::{Code, Confidence, Hit, Threat};
 
 crate::rules::rule_doc! {
@@ -178,12 +179,63 @@ type Taint = (String, Source, String, Option<std::ops::Range<usize>>);
 /// A function that sends what it is given (`def send(d): requests.post(u,
 /// data=d)`): a call of it is a sink.
 struct SinkFunction<'a> {
-    name: &'a str,
-    /// Where the definition is: a mention there is not a call.
-    defined: std::ops::Range<usize>,
+    callee: Callee<'a>,
     /// The body's statement that sends: its host and headers count.
     sends: &'a str,
     sink: &'a str,
+}
+
+/// A function found in the code, as its calls are looked for.
+struct Callee<'a> {
+    name: &'a str,
+    /// Where the definition is: a mention there is not a call.
+    defined: std::ops::Range<usize>,
+}
+
+impl<'a> Callee<'a> {
+    fn of(function: &'a Function) -> Callee<'a> {
+        Callee {
+            name: &function.name,
+            defined: function.header.start..function.body.end,
+        }
+    }
+
+    /// Its call on `line`, the statement at `at`, outside its definition.
+    fn called<'l>(&self, line: &'l str, at: usize, lang: Lang) -> Option<Found<'l>> {
+        if self.defined.contains(&at) {
+            return None;
+        }
+        find_call(line, self.name, lang)
+    }
+}
+
+/// The statements of `function`'s body, with their ranges in the code.
+fn body_statements<'a>(
+    code: &Code<'a>,
+    function: &Function,
+) -> Vec<(std::ops::Range<usize>, &'a str)> {
+    let Some(body) = code.text.get(function.body.clone()) else {
+        return Vec::new();
+    };
+    let base = function.body.start;
+    statements(body)
+        .into_iter()
+        .map(|(range, line)| (base + range.start..base + range.end, line))
+        .collect()
+}
+
+/// The names the statement at `range` binds, with their values, as the
+/// syntax tree found them.
+fn bindings_in<'a, 'r>(
+    code: &'r Code<'a>,
+    range: &'r std::ops::Range<usize>,
+) -> impl Iterator<Item = (&'a str, &'a str)> + 'r {
+    let text = code.text;
+    code.facts
+        .bindings
+        .iter()
+        .filter(move |b| range.contains(&b.at))
+        .filter_map(move |b| Some((b.name.as_str(), text.get(b.value.clone())?)))
 }
 
 /// The functions of `code` that pass a parameter (or a local value built
@@ -191,25 +243,16 @@ struct SinkFunction<'a> {
 fn sink_functions<'a>(code: &Code<'a>) -> Vec<SinkFunction<'a>> {
     let mut out = Vec::new();
     for function in &code.facts.functions {
-        let Some(body) = code.text.get(function.body.clone()) else {
-            continue;
-        };
         let mut carried: Vec<&str> = function.params.iter().map(String::as_str).collect();
         let carries = |line: &str, carried: &[&str]| {
             (function.positional && POSITIONAL.is_match(line))
                 || carried.iter().any(|name| mentions(line, name))
         };
         let mut found = None;
-        for (range, line) in statements(body) {
-            let absolute = function.body.start + range.start..function.body.start + range.end;
-            for binding in &code.facts.bindings {
-                if absolute.contains(&binding.at)
-                    && code
-                        .text
-                        .get(binding.value.clone())
-                        .is_some_and(|value| carries(value, &carried))
-                {
-                    carried.push(&binding.name);
+        for (range, line) in body_statements(code, function) {
+            for (name, value) in bindings_in(code, &range) {
+                if carries(value, &carried) {
+                    carried.push(name);
                 }
             }
             if let Some(sink) = SINK.find(line)
@@ -223,8 +266,7 @@ fn sink_functions<'a>(code: &Code<'a>) -> Vec<SinkFunction<'a>> {
             continue;
         };
         out.push(SinkFunction {
-            name: &function.name,
-            defined: function.header.start..function.body.end,
+            callee: Callee::of(function),
             sends,
             sink,
         });
@@ -237,8 +279,7 @@ pattern!(POSITIONAL, r"\$\{?[1-9@*]");
 /// A function that returns what a source gives (`def creds(): return
 /// open(".aws/credentials").read()`): a call of it is that source.
 struct SourceFunction<'a> {
-    name: &'a str,
-    defined: std::ops::Range<usize>,
+    callee: Callee<'a>,
     source: Source,
 }
 
@@ -329,9 +370,6 @@ fn method_of<'a>(line: &'a str, var: &str) -> Option<Found<'a>> {
 fn source_functions<'a>(code: &Code<'a>) -> Vec<SourceFunction<'a>> {
     let mut out = Vec::new();
     for function in &code.facts.functions {
-        let Some(body) = code.text.get(function.body.clone()) else {
-            continue;
-        };
         let mut carried: Vec<(&str, Source)> = Vec::new();
         let source_of = |text: &str, carried: &[(&str, Source)]| {
             source_in(text, code.lang).map(|(s, _)| s).or_else(|| {
@@ -343,16 +381,10 @@ fn source_functions<'a>(code: &Code<'a>) -> Vec<SourceFunction<'a>> {
             })
         };
         let mut found = None;
-        for (range, line) in statements(body) {
-            let absolute = function.body.start + range.start..function.body.start + range.end;
-            for binding in &code.facts.bindings {
-                if absolute.contains(&binding.at)
-                    && let Some(source) = code
-                        .text
-                        .get(binding.value.clone())
-                        .and_then(|value| source_of(value, &carried))
-                {
-                    carried.push((&binding.name, source));
+        for (range, line) in body_statements(code, function) {
+            for (name, value) in bindings_in(code, &range) {
+                if let Some(source) = source_of(value, &carried) {
+                    carried.push((name, source));
                 }
             }
             if RETURNS.is_match(line)
@@ -365,8 +397,7 @@ fn source_functions<'a>(code: &Code<'a>) -> Vec<SourceFunction<'a>> {
         }
         if let Some(source) = found {
             out.push(SourceFunction {
-                name: &function.name,
-                defined: function.header.start..function.body.end,
+                callee: Callee::of(function),
                 source,
             });
         }
@@ -382,13 +413,7 @@ fn assignments<'a>(
     range: &std::ops::Range<usize>,
     line: &'a str,
 ) -> Vec<(&'a str, &'a str)> {
-    let mut out: Vec<(&str, &str)> = code
-        .facts
-        .bindings
-        .iter()
-        .filter(|b| range.contains(&b.at))
-        .filter_map(|b| Some((b.name.as_str(), code.text.get(b.value.clone())?)))
-        .collect();
+    let mut out: Vec<(&str, &str)> = bindings_in(code, range).collect();
     let pattern = ASSIGN
         .captures(line.trim_end())
         .map(|caps| (caps.get(2), caps.get(4)))
@@ -423,10 +448,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
             .or_else(|| {
                 // A call of a function that returns a source is that source.
                 sources.iter().find_map(|f| {
-                    if f.defined.contains(&range.start) {
-                        return None;
-                    }
-                    find_call(line, f.name, code.lang).map(|m| (f.source, m))
+                    (f.callee.called(line, range.start, code.lang)).map(|m| (f.source, m))
                 })
             });
         let visible = |scope: &Option<std::ops::Range<usize>>| {
@@ -481,11 +503,9 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
         }
         // A call of a function that sends its argument.
         let called = functions.iter().find_map(|f| {
-            let at = range.start;
-            if f.defined.contains(&at) {
-                return None;
-            }
-            find_call(line, f.name, code.lang).map(|m| (f, m))
+            f.callee
+                .called(line, range.start, code.lang)
+                .map(|m| (f, m))
         });
         let sink = SINK
             .find(line)
@@ -560,7 +580,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
             .flow(match &through {
                 Some((f, _)) => format!(
                     "{origin} -> {}() -> {} {destination}",
-                    f.name,
+                    f.callee.name,
                     f.sink.trim()
                 ),
                 None => format!("{origin} -> {} {destination}", sink.as_str().trim()),
