@@ -42,10 +42,8 @@ pub enum EditError {
     MetadataNotBlock,
 }
 
-/// Returns `text` with the top-level key `key` set to `value` (or removed).
-/// A new key is appended after the existing ones; a file without frontmatter
-/// gets one.
-pub fn set_field(text: &str, key: &str, value: &FieldValue) -> Result<String, EditError> {
+/// A key the edits may write: ASCII letters, digits, `-` and `_`.
+fn check_key(key: &str) -> Result<(), EditError> {
     if key.is_empty()
         || !key
             .chars()
@@ -53,6 +51,23 @@ pub fn set_field(text: &str, key: &str, value: &FieldValue) -> Result<String, Ed
     {
         return Err(EditError::BadKey(key.to_owned()));
     }
+    Ok(())
+}
+
+/// The frontmatter's keys and values; an empty frontmatter has none.
+fn top_level_entries(root: &Node) -> Result<&[(Node, Node)], EditError> {
+    match &root.value {
+        Value::Map(entries) => Ok(entries),
+        Value::Null => Ok(&[]),
+        _ => Err(EditError::NotAMapping),
+    }
+}
+
+/// Returns `text` with the top-level key `key` set to `value` (or removed).
+/// A new key is appended after the existing ones; a file without frontmatter
+/// gets one.
+pub fn set_field(text: &str, key: &str, value: &FieldValue) -> Result<String, EditError> {
+    check_key(key)?;
     let doc = SkillDocument::parse(text.to_owned());
     let newline = if doc.has_crlf { "\r\n" } else { "\n" };
     let (yaml_range, open_end) = match &doc.frontmatter {
@@ -73,11 +88,7 @@ pub fn set_field(text: &str, key: &str, value: &FieldValue) -> Result<String, Ed
     };
     let root = yaml::parse(&text[yaml_range.clone()], yaml_range.start)
         .map_err(|e| EditError::InvalidYaml(e.message))?;
-    let entries: &[(Node, Node)] = match &root.value {
-        Value::Map(entries) => entries,
-        Value::Null => &[],
-        _ => return Err(EditError::NotAMapping),
-    };
+    let entries = top_level_entries(&root)?;
 
     let Some(index) = entries.iter().position(|(k, _)| k.as_str() == Some(key)) else {
         if *value == FieldValue::Remove {
@@ -122,13 +133,7 @@ const METADATA_INDENT: &str = "  ";
 /// becomes a block mapping; one written in flow style (`{a: b}`) or holding
 /// something other than a mapping is refused rather than rewritten.
 pub fn set_metadata_field(text: &str, key: &str, value: Option<&str>) -> Result<String, EditError> {
-    if key.is_empty()
-        || !key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_".contains(c))
-    {
-        return Err(EditError::BadKey(key.to_owned()));
-    }
+    check_key(key)?;
     let doc = SkillDocument::parse(text.to_owned());
     let newline = if doc.has_crlf { "\r\n" } else { "\n" };
     let line =
@@ -143,11 +148,7 @@ pub fn set_metadata_field(text: &str, key: &str, value: Option<&str>) -> Result<
     };
     let root = yaml::parse(&text[yaml_range.clone()], yaml_range.start)
         .map_err(|e| EditError::InvalidYaml(e.message))?;
-    let entries: &[(Node, Node)] = match &root.value {
-        Value::Map(entries) => entries,
-        Value::Null => &[],
-        _ => return Err(EditError::NotAMapping),
-    };
+    let entries = top_level_entries(&root)?;
     let splice = |range: std::ops::Range<usize>, with: &str| {
         format!("{}{with}{}", &text[..range.start], &text[range.end..])
     };

@@ -147,7 +147,8 @@ fn git(dir: &Path, args: &[&str]) -> Option<String> {
         .filter(|out| !out.is_empty())
 }
 
-fn git_output(dir: &Path, args: &[&str]) -> Option<String> {
+/// The output of `git -C dir args…`; `None` when git is missing or fails.
+pub(super) fn git_output(dir: &Path, args: &[&str]) -> Option<String> {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)

@@ -9,7 +9,6 @@
 //! builds are reproducible), else today's, in UTC.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde::{Deserialize, Serialize};
 
@@ -124,17 +123,7 @@ fn with_entry(existing: &str, version: &str, date: &str, changes: &[String]) -> 
 /// Commit subjects touching `root` since `CHANGELOG.md` last changed; none
 /// outside a git work tree.
 fn git_changes(root: &Path) -> Vec<String> {
-    let git = |args: &[&str]| -> Option<String> {
-        let out = Command::new("git")
-            .arg("-C")
-            .arg(root)
-            .args(args)
-            .output()
-            .ok()?;
-        out.status
-            .success()
-            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
-    };
+    let git = |args: &[&str]| super::provenance::git_output(root, args);
     let since = git(&["log", "-1", "--format=%H", "--", CHANGELOG_FILE])
         .map(|s| s.trim().to_owned())
         .filter(|s| !s.is_empty());
