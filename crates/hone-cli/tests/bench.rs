@@ -8,11 +8,11 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::Command as Process;
 
 use assert_cmd::Command;
 use hone_core::clients::capture;
 use hone_core::clients::{Client, Environment};
+use hone_testkit::git::git;
 use serde_json::Value;
 
 fn write(path: &Path, text: &str) {
@@ -74,27 +74,11 @@ fn library() -> tempfile::TempDir {
     let lib = tmp.path().join("lib");
     write(&lib.join("greet/SKILL.md"), SKILL_V1);
     write(&lib.join("greet/evals/tasks/greet.yaml"), SUITE);
-    let git = |args: &[&str]| {
-        let status = Process::new("git")
-            .args([
-                "-c",
-                "user.name=t",
-                "-c",
-                "user.email=t@t",
-                "-c",
-                "commit.gpgsign=false",
-            ])
-            .args(args)
-            .current_dir(&lib)
-            .output()
-            .unwrap();
-        assert!(status.status.success(), "git {args:?}: {status:?}");
-    };
-    git(&["init", "-q"]);
-    git(&["add", "."]);
-    git(&["commit", "-q", "-m", "v1"]);
+    git(&lib, &["init", "-q"]);
+    git(&lib, &["add", "."]);
+    git(&lib, &["commit", "-q", "-m", "v1"]);
     write(&lib.join("greet/SKILL.md"), SKILL_V2);
-    git(&["commit", "-q", "-am", "v2"]);
+    git(&lib, &["commit", "-q", "-am", "v2"]);
     tmp
 }
 

@@ -4,31 +4,13 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::Command as Process;
 
 use assert_cmd::Command;
+use hone_testkit::git::git;
 
 fn write(path: &Path, text: &str) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     fs::write(path, text).unwrap();
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Process::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        .args([
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
 fn hone(args: &[&str], dir: &Path) -> (i32, String) {

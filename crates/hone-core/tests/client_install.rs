@@ -9,6 +9,7 @@ use hone_core::library::find_skill_dirs;
 use hone_core::pack::install::{self, InstallAction, InstallOptions};
 use hone_core::pack::{self, ExportOptions, PackError};
 use hone_core::rules::Target;
+use hone_testkit::git::git;
 
 fn write(path: &Path, text: &str) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -197,24 +198,6 @@ fn uninstall_refuses_names_that_leave_the_folder() {
     let err =
         install::uninstall(&["../x".into()], &options(Client::Copilot, tmp.path())).unwrap_err();
     assert!(matches!(err, PackError::UnsafeSkillName { .. }), "{err}");
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = std::process::Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        .args([
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
 #[test]

@@ -3,5 +3,6 @@
 //! benchmarks print. Kept out of the engine so
 //! the engine's public API is only what the CLI and the app use.
 
+pub mod git;
 pub mod measure;
 pub mod synth;
