@@ -205,6 +205,8 @@ pub struct RankedView {
     pub confidence: f32,
     /// The routing fields, cut at the matched words.
     pub fields: Vec<FieldHighlight>,
+    /// The client whose own skill this is, when it is not the library's.
+    pub builtin_of: Option<hone_core::clients::Client>,
     pub explanation: Explanation,
 }
 
