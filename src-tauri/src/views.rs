@@ -137,6 +137,9 @@ pub struct Preview {
     pub url: String,
     pub resources: Vec<ResourceView>,
     pub substitutions: Vec<Substitution>,
+    /// The message Claude Code adds after a `Skill` call with the example
+    /// argument (the session id left as its placeholder).
+    pub invocation: String,
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]

@@ -1514,6 +1514,11 @@ export type Preview = {
 	url: string,
 	resources: ResourceView[],
 	substitutions: Substitution[],
+	/**
+	 *  The message Claude Code adds after a `Skill` call with the example
+	 *  argument (the session id left as its placeholder).
+	 */
+	invocation: string,
 };
 
 export type ProblemView = {
