@@ -463,7 +463,12 @@ impl Asker {
 
     fn listing(&self, skills: &[Skill]) -> Listing {
         let refs: Vec<&Skill> = skills.iter().collect();
-        Listing::new(&refs, ListingStyle::ClaudeCode, &self.settings)
+        Listing::new(
+            &refs,
+            ListingStyle::ClaudeCode,
+            &self.settings,
+            self.provider.model(),
+        )
     }
 
     /// Asking with `listing`, answers asked before taken from the cache.

@@ -172,6 +172,7 @@ fn main() {
         &skills,
         ListingStyle::ClaudeCode,
         &ListingSettings::new(CONTEXT_WINDOW),
+        "local",
     );
     let suite = Suite::load(&root.join("evals/routing.yaml")).expect("the bundled suite loads");
     let provider = Recording {

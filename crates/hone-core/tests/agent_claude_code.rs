@@ -120,6 +120,7 @@ fn claude_code_picks_come_from_the_first_skill_call_or_skill_md_read() {
         &skills,
         ListingStyle::ClaudeCode,
         &ListingSettings::new(200_000),
+        "claude-sonnet-4-5",
     );
     let provider = ClaudeCode::new("sonnet", Some(&stand_in), Duration::from_secs(60));
     let session = Session {
@@ -192,6 +193,7 @@ fn a_missing_claude_is_a_clear_error() {
         &skills,
         ListingStyle::ClaudeCode,
         &ListingSettings::new(200_000),
+        "claude-sonnet-4-5",
     );
     let provider = ClaudeCode::new(
         "",

@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use hone_core::agent::providers::{Anthropic, OpenAi, Secret};
 use hone_core::agent::{
-    AnswerCache, Budget, Cancel, Choice, EvalOptions, HttpPolicy, Listing, ListingStyle, Price,
-    Provider, Session, evaluate,
+    Answer, AnswerCache, Budget, Cancel, Choice, EvalOptions, HttpPolicy, Listing, ListingStyle,
+    Price, Provider, Session, evaluate,
 };
 use hone_core::catalog::ListingSettings;
 use hone_core::eval::{self, Identities, Suite};
@@ -164,13 +164,22 @@ fn handle(
 }
 
 /// The user's request in an Anthropic or OpenAI body.
+/// The user's request: the last user message's text, or its last text
+/// block (Claude Code's shape puts a reminder before it).
 fn request_text(request: &Received) -> String {
-    request.body["messages"]
+    let content = request.body["messages"]
         .as_array()
         .and_then(|m| m.iter().rev().find(|m| m["role"] == "user"))
-        .and_then(|m| m["content"].as_str())
-        .unwrap_or("")
-        .to_owned()
+        .map(|m| &m["content"]);
+    match content {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Array(blocks)) => blocks
+            .last()
+            .and_then(|b| b["text"].as_str())
+            .unwrap_or("")
+            .to_owned(),
+        _ => String::new(),
+    }
 }
 
 fn anthropic_tool_call(skill: &str, usage: Value) -> Value {
@@ -236,7 +245,12 @@ fn library(dir: &Path) -> Library {
 
 fn listing_of(library: &Library, style: ListingStyle) -> Listing {
     let skills: Vec<&Skill> = library.skills.iter().collect();
-    Listing::new(&skills, style, &ListingSettings::new(200_000))
+    Listing::new(
+        &skills,
+        style,
+        &ListingSettings::new(200_000),
+        "claude-sonnet-4-5",
+    )
 }
 
 fn fast_policy() -> HttpPolicy {
@@ -306,18 +320,97 @@ fn anthropic_sends_the_listing_as_the_skill_tool_and_reads_picks_and_text() {
     assert_eq!(request.path, "/v1/messages");
     assert_eq!(request.headers["x-api-key"], KEY);
     assert_eq!(request.headers["anthropic-version"], "2023-06-01");
+    // Claude Code's shape for a model up to the 4.6 generation: its fixed
+    // `Skill` tool, and the listing (its own skills after the library's) in a
+    // `<system-reminder>` before the request, the cached prefix's end.
     let tool = &request.body["tools"][0];
     assert_eq!(tool["name"], "Skill");
-    assert_eq!(tool["cache_control"]["type"], "ephemeral");
+    assert_eq!(
+        tool["description"],
+        hone_core::clients::claude_code::skill_tool().description
+    );
     assert_eq!(tool["input_schema"]["required"][0], "skill");
-    let description = tool["description"].as_str().unwrap();
-    assert!(description.contains("- pdf: Fill, merge and extract text"));
+    assert!(tool["input_schema"]["properties"]["args"].is_object());
+    assert_eq!(request.body["messages"].as_array().unwrap().len(), 1);
+    let user = &request.body["messages"][0];
+    assert_eq!(user["role"], "user");
+    let reminder = user["content"][0]["text"].as_str().unwrap();
+    assert!(reminder.starts_with(
+        "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- "
+    ));
+    assert!(reminder.contains("\n- pdf: Fill, merge and extract text"));
     assert!(
-        !description.contains("secret"),
+        reminder.contains("\n- code-review: "),
+        "the client's own skills"
+    );
+    assert!(reminder.ends_with("\n</system-reminder>"));
+    assert!(
+        !reminder.contains("secret"),
         "disable-model-invocation skills are absent"
     );
-    assert_eq!(request.body["messages"][0]["role"], "user");
+    assert_eq!(user["content"][0]["cache_control"]["type"], "ephemeral");
+    assert_eq!(user["content"][1]["text"], "fill in this pdf form");
     assert!(request.body.get("system").is_none());
+}
+
+/// Recent Claude models get the listing in a `system` message after the
+/// request, as Claude Code sends it; a built-in the model picks is reported
+/// as the client's, not as an unknown skill.
+#[test]
+fn the_claude_code_listing_follows_the_request_for_recent_models() {
+    let server =
+        Server::start(|_, _| Reply::ok(anthropic_tool_call("security-review", small_usage())));
+    let dir = tempfile::tempdir().unwrap();
+    let library = library(dir.path());
+    let skills: Vec<&Skill> = library.skills.iter().collect();
+    let listing = Listing::new(
+        &skills,
+        ListingStyle::ClaudeCode,
+        &ListingSettings::new(200_000),
+        "claude-opus-5-5",
+    );
+    let provider = Anthropic::new(
+        "claude-opus-5-5",
+        Secret::new(KEY),
+        Some(&server.url),
+        fast_policy(),
+        true,
+    );
+    let asked = session(&provider, &listing, None, 1).ask_all(
+        &requests(&["review my branch for security problems"]),
+        1,
+        None,
+        &Cancel::new(),
+        &|_, _| {},
+    );
+    let answers: Vec<Answer> = asked.answers[0]
+        .iter()
+        .flatten()
+        .flatten()
+        .cloned()
+        .collect();
+    let matches = hone_core::agent::aggregate(&listing, &answers);
+    assert_eq!(matches[0].id, "security-review");
+    assert_eq!(
+        hone_core::rank::builtin_client(&matches[0].key),
+        Some(hone_core::clients::Client::ClaudeCode)
+    );
+    let body = &server.received()[0].body;
+    let messages = body["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 2);
+    assert_eq!(messages[0]["role"], "user");
+    assert_eq!(
+        messages[0]["content"][0]["text"],
+        "review my branch for security problems"
+    );
+    assert_eq!(messages[1]["role"], "system");
+    let listing_text = messages[1]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        listing_text
+            .starts_with("The following skills are available for use with the Skill tool:\n\n")
+    );
+    assert!(listing_text.contains("\n- security-review: "));
+    assert_eq!(body["tools"][0]["cache_control"]["type"], "ephemeral");
 }
 
 #[test]
@@ -605,8 +698,11 @@ fn openai_chat_completions_tool_calls_no_call_and_bad_arguments() {
     assert!(!received[0].headers.contains_key("authorization"));
     let function = &received[0].body["tools"][0]["function"];
     assert_eq!(function["name"], "Skill");
+    // The listing goes in a system message; the tool is Claude Code's own.
+    let messages = received[0].body["messages"].as_array().unwrap();
+    assert_eq!(messages[0]["role"], "system");
     assert!(
-        function["description"]
+        messages[0]["content"]
             .as_str()
             .unwrap()
             .contains("- deploy: Deploy the web app")
@@ -832,12 +928,15 @@ fn figures_anthropic_100_cases_with_and_without_prompt_caching() {
         let (mut listing_tokens, mut request_tokens, mut billed, mut cached_before) =
             (0u64, 0u64, 0f64, false);
         for request in &received {
-            let prefix = request.body["tools"].to_string() + &request.body["system"].to_string();
+            // The cached prefix: the tools, then the reminder that carries
+            // the listing before the request.
+            let reminder = &request.body["messages"][0]["content"][0];
+            let prefix = request.body["tools"].to_string() + &reminder.to_string();
             let prefix_tokens = tokenizer.count(&prefix) as u64;
             let request_part = tokenizer.count(&request_text(request)) as u64;
             listing_tokens = prefix_tokens;
             request_tokens += request_part;
-            let marked = request.body["tools"][0].get("cache_control").is_some();
+            let marked = reminder.get("cache_control").is_some();
             billed += request_part as f64
                 + prefix_tokens as f64
                     * match (marked, cached_before) {

@@ -252,6 +252,7 @@ fn the_local_provider_offers_no_skill_unless_a_skill_is_named_none() {
             &skills,
             ListingStyle::ClaudeCode,
             &ListingSettings::new(200_000),
+            "local",
         );
         let answer = provider
             .ask(&listing, "what is the capital of France?", &Cancel::new())

@@ -49,9 +49,9 @@ pub(crate) struct AgentArgs {
     /// provider's public API].
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
-    /// How the library is shown: claude-code (Claude Code's listing, budget applied, as the
-    /// Skill tool's description) or agentskills (the <available_skills> block in the system
-    /// prompt).
+    /// How the library is shown: claude-code (as Claude Code sends it for the model: its own
+    /// Skill tool, and its listing with its built-ins and budget in a system message or a
+    /// system-reminder) or agentskills (the <available_skills> block in the system prompt).
     #[arg(long, value_name = "STYLE", default_value = "claude-code", value_parser = |s: &str| s.parse::<ListingStyle>())]
     pub listing: ListingStyle,
     /// The context window the Claude Code listing budget is computed for: 200k, 1m or tokens.

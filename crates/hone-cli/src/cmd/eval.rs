@@ -271,7 +271,12 @@ fn run_agent(args: &Args, library: &Library, suites: &[Suite]) -> anyhow::Result
     let options = &ranking.agent;
     let setup = options.setup(ranking.model.as_deref(), library)?;
     let skills: Vec<&Skill> = library.skills.iter().collect();
-    let listing = Listing::new(&skills, options.listing, &setup.settings);
+    let listing = Listing::new(
+        &skills,
+        options.listing,
+        &setup.settings,
+        setup.provider.model(),
+    );
     let provider = setup.provider.as_ref();
     let session = Session {
         provider,

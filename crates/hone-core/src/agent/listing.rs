@@ -1,16 +1,17 @@
 //! What the model is shown: the library's listing, as a runtime presents it.
 //!
-//! - `claude-code` (the default): Claude Code's listing with its budget
-//!   applied ([`crate::catalog::listing_budget_with`]): skills past the
-//!   budget are bare names, `disable-model-invocation` skills are absent.
-//!   It is the description of a `Skill` tool, as Claude Code offers it.
+//! - `claude-code` (the default): what Claude Code sends, from its client
+//!   profile ([`crate::clients::claude_code::predict_skills`]): its own
+//!   skills listed after the library's, its budget for the model, its fixed
+//!   `Skill` tool, and the listing where the client puts it for that model
+//!   (a `system` message after the request, or a `<system-reminder>` before
+//!   it; see [`crate::clients::claude_code::placement`]). The tool and the
+//!   listing's header are the client's own words, captured from its
+//!   requests.
 //! - `agentskills`: the `<available_skills>` block
 //!   ([`crate::catalog::agentskills_prompt`]) in the system prompt; the
-//!   `Skill` tool then only says how to load one.
-//!
-//! The sentences around the listing are Hone's own wording (Claude Code's
-//! exact tool prompt is not published); they are the same for every request
-//! and every provider, so they cancel out when comparing descriptions.
+//!   `Skill` tool then only says how to load one. The sentences around it
+//!   are Hone's own wording, the same for every request and provider.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -21,15 +22,11 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::catalog::{self, ListingSettings};
+use crate::clients::claude_code::{self, Placement};
 use crate::skill::Skill;
 
 /// The name of the tool the model calls to load a skill.
 pub const SKILL_TOOL: &str = "Skill";
-
-/// The tool's description before a Claude Code listing.
-const TOOL_PREAMBLE: &str = "Load a skill: specialised instructions for a kind of task. When the \
-user's request matches one of the skills below, call this tool with the skill's name before doing \
-anything else. If no skill fits, do not call it; answer normally.\n\nAvailable skills:\n";
 
 /// The tool's description when the listing is in the system prompt.
 const TOOL_BRIEF: &str = "Load one of the skills listed in <available_skills> by its name. Call \
@@ -96,8 +93,12 @@ pub struct Listing {
     pub style: ListingStyle,
     /// The `Skill` tool's description.
     pub tool_description: String,
-    /// The system prompt (`None` in the claude-code style).
+    /// The system prompt; in the claude-code style, the client's listing.
     pub system: Option<String>,
+    /// Where Claude Code puts the listing for the model (claude-code style).
+    pub placement: Option<Placement>,
+    /// The client's own skills the listing shows beside the library's.
+    pub builtins: Vec<String>,
     /// Every skill of the library, listed or not.
     pub skills: Vec<ListedSkill>,
     /// SHA-256 of everything above that the model sees, in hex: answers are
@@ -108,13 +109,46 @@ pub struct Listing {
 }
 
 impl Listing {
-    /// The listing of `skills` in `style`, Claude Code's budget taken from `settings`.
-    pub fn new(skills: &[&Skill], style: ListingStyle, settings: &ListingSettings) -> Listing {
-        let budget = catalog::listing_budget_with(skills, settings);
-        let unlisted = budget.unlisted;
-        let (tool_description, system) = match style {
-            ListingStyle::ClaudeCode => (format!("{TOOL_PREAMBLE}{}", budget.listing), None),
+    /// The listing of `skills` in `style` for `model` (a Claude model picks
+    /// Claude Code's placement and budget; any other gets its default
+    /// model's), Claude Code's cut and overrides taken from `settings`.
+    pub fn new(
+        skills: &[&Skill],
+        style: ListingStyle,
+        settings: &ListingSettings,
+        model: &str,
+    ) -> Listing {
+        let mut placement = None;
+        let mut builtins = Vec::new();
+        let (tool_description, system, unlisted) = match style {
+            ListingStyle::ClaudeCode => {
+                let model = model.starts_with("claude").then_some(model);
+                let prediction = claude_code::predict_skills(skills, settings, model);
+                placement = Some(claude_code::placement(&prediction.model));
+                builtins = prediction
+                    .entries
+                    .iter()
+                    .filter(|e| e.builtin)
+                    .map(|e| e.name.clone())
+                    .collect();
+                let unlisted: Vec<String> = skills
+                    .iter()
+                    .filter(|s| {
+                        !prediction
+                            .entries
+                            .iter()
+                            .any(|e| !e.builtin && e.name == s.dir_name())
+                    })
+                    .map(|s| s.id.clone())
+                    .collect();
+                (
+                    claude_code::skill_tool().description.clone(),
+                    Some(prediction.listing),
+                    unlisted,
+                )
+            }
             ListingStyle::Agentskills => {
+                let unlisted = catalog::listing_budget_with(skills, settings).unlisted;
                 let listed: Vec<&Skill> = skills
                     .iter()
                     .copied()
@@ -126,6 +160,7 @@ impl Listing {
                         "{SYSTEM_PREAMBLE}{}",
                         catalog::agentskills_prompt(&listed)
                     )),
+                    unlisted,
                 )
             }
         };
@@ -144,11 +179,15 @@ impl Listing {
         hasher.update(&tool_description);
         hasher.update([0]);
         hasher.update(system.as_deref().unwrap_or_default());
+        hasher.update([0]);
+        hasher.update(format!("{placement:?}"));
         let hash = hex(&hasher.finalize());
         Listing {
             style,
             tool_description,
             system,
+            placement,
+            builtins,
             skills: skills
                 .iter()
                 .map(|s| ListedSkill {
@@ -173,6 +212,12 @@ impl Listing {
             .map(String::as_str)
     }
 
+    /// Whether `name` is one of the client's own skills the listing shows.
+    pub fn is_builtin(&self, name: &str) -> bool {
+        let name = name.trim().trim_start_matches('/');
+        self.builtins.iter().any(|b| b == name)
+    }
+
     /// The folder of the skill with identity `id`.
     pub fn dir_of(&self, id: &str) -> Option<&PathBuf> {
         self.skills.iter().find(|s| s.id == id).map(|s| &s.dir)
@@ -187,8 +232,12 @@ impl Listing {
     }
 }
 
-/// The JSON schema of the `Skill` tool's input.
-pub fn skill_tool_schema() -> serde_json::Value {
+/// The JSON schema of the `Skill` tool's input: Claude Code's own in its
+/// style, else a minimal one.
+pub fn skill_tool_schema(style: ListingStyle) -> serde_json::Value {
+    if style == ListingStyle::ClaudeCode {
+        return claude_code::skill_tool().input_schema.clone();
+    }
     serde_json::json!({
         "type": "object",
         "properties": {

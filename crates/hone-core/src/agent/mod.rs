@@ -263,6 +263,9 @@ pub fn aggregate(listing: &Listing, answers: &[Answer]) -> Vec<Match> {
     let mut tally = |name: &str| -> usize {
         let (id, unknown_name) = match listing.resolve(name) {
             Some(id) => (id.to_owned(), None),
+            None if listing.is_builtin(name) => {
+                (name.trim().trim_start_matches('/').to_owned(), None)
+            }
             None => (name.trim().to_owned(), Some(name.to_owned())),
         };
         *index.entry(id.clone()).or_insert_with(|| {
@@ -321,10 +324,14 @@ pub fn aggregate(listing: &Listing, answers: &[Answer]) -> Vec<Match> {
     tallies
         .into_iter()
         .map(|t| Match {
-            key: listing
-                .dir_of(&t.id)
-                .map(|d| d.to_string_lossy().into_owned())
-                .unwrap_or_default(),
+            key: match listing.dir_of(&t.id) {
+                Some(dir) => dir.to_string_lossy().into_owned(),
+                // The client's own skill: ranked apart from the library's.
+                None if listing.is_builtin(&t.id) => {
+                    crate::rank::builtin_key(crate::clients::Client::ClaudeCode, &t.id)
+                }
+                None => String::new(),
+            },
             score: t.log_likelihood.unwrap_or(t.share) as f32,
             confidence: t.share as f32,
             explanation: Explanation::Agent(AgentExplanation {
@@ -394,7 +401,7 @@ impl Session<'_> {
     pub fn estimate(&self, requests: &[String], price: Option<(&str, Price)>) -> CostEstimate {
         let tokenizer = self.provider.tokenizer();
         let listing_tokens = tokenizer.count(&self.listing.prompt_text()) as u64
-            + tokenizer.count(&listing::skill_tool_schema().to_string()) as u64;
+            + tokenizer.count(&listing::skill_tool_schema(self.listing.style).to_string()) as u64;
         let (mut calls, mut cached, mut request_tokens) = (0, 0, 0);
         for request in requests {
             let tokens = tokenizer.count(request) as u64 + cost::REQUEST_OVERHEAD_TOKENS;
@@ -737,7 +744,7 @@ impl AgentRanker {
         cache: Option<AnswerCache>,
     ) -> AgentRanker {
         let refs: Vec<&Skill> = skills.iter().collect();
-        let listing = Listing::new(&refs, style, &settings);
+        let listing = Listing::new(&refs, style, &settings, provider.model());
         let runs = runs
             .unwrap_or(if provider.deterministic() {
                 1
@@ -793,7 +800,7 @@ impl AgentRanker {
 
     fn relist(&mut self) {
         let refs: Vec<&Skill> = self.skills.iter().collect();
-        self.listing = Listing::new(&refs, self.style, &self.settings);
+        self.listing = Listing::new(&refs, self.style, &self.settings, self.provider.model());
     }
 }
 
@@ -898,6 +905,7 @@ mod tests {
             &refs,
             ListingStyle::ClaudeCode,
             &ListingSettings::new(200_000),
+            "claude-sonnet-4-5",
         )
     }
 
@@ -913,12 +921,14 @@ mod tests {
     #[test]
     fn the_listing_is_claude_codes_without_unlisted_skills() {
         let listing = listing();
-        assert!(
-            listing
-                .tool_description
-                .contains("- pdf: Reads and fills PDF forms.")
+        let shown = listing.system.as_deref().unwrap();
+        assert!(shown.contains("- pdf: Reads and fills PDF forms."));
+        assert!(!shown.contains("secret"));
+        assert!(shown.contains("\n- security-review: "), "{shown}");
+        assert_eq!(
+            listing.tool_description,
+            crate::clients::claude_code::skill_tool().description
         );
-        assert!(!listing.tool_description.contains("secret"));
         assert!(listing.skills.iter().any(|s| s.id == "secret" && !s.listed));
         assert_eq!(listing.resolve("/pdf"), Some("pdf"));
         assert_eq!(listing.resolve("plugin:deploy"), Some("deploy"));

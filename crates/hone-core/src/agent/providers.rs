@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use super::http::{Header, Http, HttpPolicy, excerpt};
 use super::listing::{Listing, ListingStyle, SKILL_TOOL, skill_tool_schema};
 use super::{AgentError, Answer, Cancel, Choice, Provider, Usage};
+use crate::clients::claude_code::Placement;
 use crate::tokens::Tokenizer;
 
 /// The environment variable holding the Anthropic key.
@@ -118,24 +119,28 @@ impl Anthropic {
         }
     }
 
-    /// The request body for `request`: the listing is the `Skill` tool's
-    /// description (or the system prompt), marked for caching; the request
-    /// is the one user turn.
+    /// The request body for `request`. In the claude-code style, the tool
+    /// and the listing go where Claude Code sends them for the model: its
+    /// fixed `Skill` tool, and the listing in a `system` message after the
+    /// request or in a `<system-reminder>` block before it. In the
+    /// agentskills style the listing is the system prompt. The cached prefix
+    /// (tools, then what comes before the request) is marked for caching.
     pub fn body(&self, listing: &Listing, request: &str) -> Value {
         let cache = json!({"type": "ephemeral"});
         let mut tool = json!({
             "name": SKILL_TOOL,
             "description": listing.tool_description,
-            "input_schema": skill_tool_schema(),
+            "input_schema": skill_tool_schema(listing.style),
         });
         let mut body = json!({
             "model": self.model,
             "max_tokens": MAX_OUTPUT_TOKENS,
             "messages": [{"role": "user", "content": request}],
         });
-        match (&listing.system, listing.style) {
-            (Some(system), ListingStyle::Agentskills) => {
-                let mut block = json!({"type": "text", "text": system});
+        let text = |text: &str| json!({"type": "text", "text": text});
+        match (&listing.system, listing.style, listing.placement) {
+            (Some(system), ListingStyle::Agentskills, _) => {
+                let mut block = text(system);
                 if self.prompt_caching {
                     // Tools precede the system prompt in the cached prefix:
                     // this breakpoint caches both.
@@ -143,7 +148,24 @@ impl Anthropic {
                 }
                 body["system"] = json!([block]);
             }
-            _ => {
+            (Some(system), ListingStyle::ClaudeCode, Some(Placement::Reminder)) => {
+                let mut reminder =
+                    text(&format!("<system-reminder>\n{system}\n</system-reminder>"));
+                if self.prompt_caching {
+                    reminder["cache_control"] = cache;
+                }
+                body["messages"] = json!([{"role": "user", "content": [reminder, text(request)]}]);
+            }
+            (Some(system), ListingStyle::ClaudeCode, _) => {
+                if self.prompt_caching {
+                    tool["cache_control"] = cache;
+                }
+                body["messages"] = json!([
+                    {"role": "user", "content": [text(request)]},
+                    {"role": "system", "content": [text(system)]},
+                ]);
+            }
+            (None, ..) => {
                 if self.prompt_caching {
                     tool["cache_control"] = cache;
                 }
@@ -287,7 +309,7 @@ impl OpenAi {
                 "function": {
                     "name": SKILL_TOOL,
                     "description": listing.tool_description,
-                    "parameters": skill_tool_schema(),
+                    "parameters": skill_tool_schema(listing.style),
                 }
             }],
             "tool_choice": "auto",

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::{AgentError, Answer, Cancel, Choice, Listing, Provider, Usage};
+use super::{AgentError, Answer, Cancel, Choice, Listing, ListingStyle, Provider, Usage};
 use crate::tokens::Tokenizer;
 
 /// Picks the listed skill whose description shares the most words with the
@@ -66,11 +66,19 @@ impl Provider for WordOverlap {
     fn ask(&self, listing: &Listing, request: &str, _: &Cancel) -> Result<Answer, AgentError> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         let asked = words(request);
-        let best = listing
-            .tool_description
+        // The library's entries only: the client's own skills would compete
+        // for every request the tests make.
+        let shown = match listing.style {
+            ListingStyle::ClaudeCode => listing.system.as_deref().unwrap_or_default(),
+            ListingStyle::Agentskills => &listing.tool_description,
+        };
+        let best = shown
             .lines()
             .filter_map(|line| {
                 let (name, description) = line.strip_prefix("- ")?.split_once(": ")?;
+                if listing.is_builtin(name) {
+                    return None;
+                }
                 let listed = words(description);
                 let shared = asked.iter().filter(|w| listed.contains(w)).count();
                 (shared > 0).then_some((shared, name.to_owned()))

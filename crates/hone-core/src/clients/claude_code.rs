@@ -83,20 +83,39 @@ pub struct Builtin {
     pub budgeted: bool,
 }
 
+/// The `Skill` tool as the client offers it to the model.
+#[derive(Debug, Clone, Deserialize)]
+pub struct SkillTool {
+    pub name: String,
+    pub description: String,
+    pub input_schema: serde_json::Value,
+}
+
+/// What the client at [`VERSION`] brings of its own, captured from its
+/// requests to the stand-in.
 #[derive(Deserialize)]
-struct BuiltinFile {
+struct Captured {
     skills: Vec<Builtin>,
+    skill_tool: SkillTool,
+}
+
+fn captured() -> &'static Captured {
+    static CAPTURED: LazyLock<Captured> = LazyLock::new(|| {
+        serde_json::from_str(include_str!("builtins/claude-code-2.1.328.json"))
+            .expect("the bundled capture is valid JSON")
+    });
+    &CAPTURED
 }
 
 /// The client's own skills at [`VERSION`], captured from the real client.
 pub fn builtins() -> &'static [Builtin] {
-    static BUILTINS: LazyLock<Vec<Builtin>> = LazyLock::new(|| {
-        let file: BuiltinFile =
-            serde_json::from_str(include_str!("builtins/claude-code-2.1.328.json"))
-                .expect("the bundled built-in list is valid JSON");
-        file.skills
-    });
-    &BUILTINS
+    &captured().skills
+}
+
+/// The `Skill` tool at [`VERSION`]: its description is fixed, and the
+/// listing travels apart from it (see [`placement`]).
+pub fn skill_tool() -> &'static SkillTool {
+    &captured().skill_tool
 }
 
 /// The model's context window and characters per token, as the client
@@ -379,8 +398,7 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Prediction
         Some(user.as_path()),
         env.var("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
     );
-    let (window, chars_per_token) = model_window(&model);
-    settings.context_window_tokens = window;
+    settings.context_window_tokens = model_window(&model).0;
 
     let groups = std::iter::once(user.join("skills")).chain(project_dirs);
     for skills_dir in groups {
@@ -444,6 +462,97 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Prediction
         }
     }
 
+    render(listed, left_out, &settings, model, env)
+}
+
+/// The listing of `skills` (a library held in memory, edits included) as
+/// Claude Code shows it to `model` (its default when `None`), with its own
+/// skills, `settings`' cut, overrides and budget variable, and no usage
+/// history: what the agent ranker shows a model to ask as Claude Code would.
+pub fn predict_skills(
+    skills: &[&Skill],
+    settings: &ListingSettings,
+    model: Option<&str>,
+) -> Prediction {
+    let model = model.unwrap_or(DEFAULT_MODEL).to_string();
+    let mut settings = settings.clone();
+    settings.context_window_tokens = model_window(&model).0;
+    let mut left_out = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut listed = Vec::new();
+    for skill in skills {
+        let folder = skill.dir_name();
+        let shown = shown_path(&skill.dir.join("SKILL.md"));
+        if !seen.insert(folder.clone()) {
+            left_out.push(LeftOut {
+                path: shown,
+                reason: format!("a skill named `{folder}` was found first"),
+            });
+            continue;
+        }
+        if skill.meta.disable_model_invocation == Some(true) {
+            left_out.push(LeftOut {
+                path: shown,
+                reason: "disable-model-invocation: only the user can invoke it".into(),
+            });
+            continue;
+        }
+        if matches!(
+            settings.overrides.get(&folder),
+            Some(SkillOverride::Off | SkillOverride::UserInvocableOnly)
+        ) {
+            left_out.push(LeftOut {
+                path: shown,
+                reason: "skillOverrides".into(),
+            });
+            continue;
+        }
+        let alias = skill
+            .meta
+            .name
+            .clone()
+            .filter(|name| *name != folder && plain_alias(name));
+        listed.push(Listed {
+            name: folder,
+            alias,
+            description: listing_description(skill),
+            path: skill.dir.join("SKILL.md"),
+        });
+    }
+    // No home: no usage history ranks the skills over budget.
+    let env = Environment::with_home(Path::new("/nonexistent"));
+    render(listed, left_out, &settings, model, &env)
+}
+
+/// Where Claude Code puts the listing for `model`.
+pub fn placement(model: &str) -> Placement {
+    if FOUR_CHARS_PER_TOKEN.iter().any(|m| model.starts_with(m)) {
+        Placement::Reminder
+    } else {
+        Placement::SystemMessage
+    }
+}
+
+/// Where the listing sits in Claude Code's request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// A `system` message after the first user message (recent models).
+    SystemMessage,
+    /// A `<system-reminder>` block at the start of the first user message
+    /// (models up to the 4.6 generation).
+    Reminder,
+}
+
+/// The entries, budget and listing of `listed`, Claude Code's own skills
+/// added.
+fn render(
+    listed: Vec<Listed>,
+    left_out: Vec<LeftOut>,
+    settings: &ListingSettings,
+    model: String,
+    env: &Environment,
+) -> Prediction {
+    let (window, chars_per_token) = model_window(&model);
     // An alias is shown only where it calls this skill and no other.
     let names: HashSet<&str> = listed.iter().map(|l| l.name.as_str()).collect();
     // `- label` is what an entry shrinks to over budget.
@@ -558,10 +667,9 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Prediction
     }
     let body: Vec<&str> = entries.iter().map(|e| e.text.as_str()).collect();
     let listing = format!("{HEADER}{}", body.join("\n"));
-    let placement = if FOUR_CHARS_PER_TOKEN.iter().any(|m| model.starts_with(m)) {
-        "a <system-reminder> in the first user message"
-    } else {
-        "a system message after the environment section"
+    let placement = match placement(&model) {
+        Placement::Reminder => "a <system-reminder> in the first user message",
+        Placement::SystemMessage => "a system message after the environment section",
     };
     Prediction {
         client: Client::ClaudeCode,

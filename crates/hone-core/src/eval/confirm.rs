@@ -71,7 +71,12 @@ pub struct ConfirmOptions<'a> {
 /// `options.top` candidates applied to the skill's description.
 fn listings(library: &Library, found: &Suggestions, options: &ConfirmOptions) -> Vec<Listing> {
     let original: Vec<&Skill> = library.skills.iter().collect();
-    let mut listings = vec![Listing::new(&original, options.style, options.settings)];
+    let mut listings = vec![Listing::new(
+        &original,
+        options.style,
+        options.settings,
+        options.provider.model(),
+    )];
     for candidate in found.candidates.iter().take(options.top) {
         let edited: Vec<Skill> = library
             .skills
@@ -90,7 +95,12 @@ fn listings(library: &Library, found: &Suggestions, options: &ConfirmOptions) ->
             })
             .collect();
         let refs: Vec<&Skill> = edited.iter().collect();
-        listings.push(Listing::new(&refs, options.style, options.settings));
+        listings.push(Listing::new(
+            &refs,
+            options.style,
+            options.settings,
+            options.provider.model(),
+        ));
     }
     listings
 }

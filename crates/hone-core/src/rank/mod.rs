@@ -105,7 +105,7 @@ impl RoutingDoc {
             .into_iter()
             .filter(|(name, _)| !library_docs.iter().any(|d| d.id == *name))
             .map(|(name, description)| RoutingDoc {
-                key: format!("{BUILTIN_KEY}{}/{name}", client.as_str()),
+                key: builtin_key(client, name),
                 id: name.to_owned(),
                 name: name.to_owned(),
                 description: description.to_owned(),
@@ -154,6 +154,11 @@ impl RoutingDoc {
 
 /// The key prefix of a client's built-in skill: `builtin:CLIENT/NAME`.
 const BUILTIN_KEY: &str = "builtin:";
+
+/// The document key of `client`'s built-in skill `name`.
+pub fn builtin_key(client: Client, name: &str) -> String {
+    format!("{BUILTIN_KEY}{}/{name}", client.as_str())
+}
 
 /// The client whose built-in skill a document key names, if it names one.
 pub fn builtin_client(key: &str) -> Option<Client> {
