@@ -21,6 +21,7 @@ use serde_json::Value;
 use super::script::Script;
 use super::standin::{Recorded, StandIn};
 use super::{Client, claude_code};
+use crate::agent::Cancel;
 
 /// An installed client: how to start it, and its version.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -171,6 +172,8 @@ pub enum CaptureError {
     },
     #[error("the isolated run failed: {0}")]
     Isolated(String),
+    #[error("the run was cancelled")]
+    Cancelled,
 }
 
 /// How the run is kept off the network.
@@ -187,15 +190,22 @@ pub enum Isolation {
 /// Runs the plan, in a namespace of its own where `isolation` asks for one
 /// and the OS allows it.
 pub fn run(plan: &Plan, isolation: &Isolation) -> Result<Captured, CaptureError> {
+    run_cancellable(plan, isolation, &Cancel::new())
+}
+
+/// [`run`], stopped (the client and everything it started killed) as soon as
+/// `cancel` is cancelled.
+pub fn run_cancellable(
+    plan: &Plan,
+    isolation: &Isolation,
+    cancel: &Cancel,
+) -> Result<Captured, CaptureError> {
     let Isolation::Namespace { reexec } = isolation else {
-        return run_here(plan, false);
+        return run_here_cancellable(plan, false, cancel);
     };
     // A live run needs the provider's network.
-    if plan.is_live() {
-        return run_here(plan, false);
-    }
-    if !namespaces_available() {
-        return run_here(plan, false);
+    if plan.is_live() || !namespaces_available() {
+        return run_here_cancellable(plan, false, cancel);
     }
     let scratch = tempfile::tempdir().map_err(CaptureError::Scratch)?;
     let plan_file = scratch.path().join("plan.json");
@@ -216,21 +226,47 @@ pub fn run(plan: &Plan, isolation: &Isolation) -> Result<Captured, CaptureError>
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
-    let output = command.output().map_err(|error| CaptureError::Spawn {
+    // A group of its own, so that a cancel stops the client it starts too.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command.spawn().map_err(|error| CaptureError::Spawn {
         program: "unshare".into(),
         error,
     })?;
+    let stderr = read_in_background(child.stderr.take());
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status.to_string(),
+            Ok(None) if cancel.is_cancelled() => {
+                kill_group(&mut child);
+                let _ = stderr.join();
+                return Err(CaptureError::Cancelled);
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
+            Err(err) => break format!("lost: {err}"),
+        }
+    };
+    let stderr = stderr.join().unwrap_or_default();
     let captured = std::fs::read(&out_file)
         .ok()
         .and_then(|bytes| serde_json::from_slice::<Captured>(&bytes).ok());
     match captured {
         Some(captured) => Ok(captured),
         None => Err(CaptureError::Isolated(format!(
-            "{}: {}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr).trim()
+            "{status}: {}",
+            stderr.trim()
         ))),
     }
+}
+
+/// Kills `child` and every process of its group, then reaps it.
+fn kill_group(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    if let Some(pid) = rustix::process::Pid::from_raw(child.id() as i32) {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// Whether `unshare --net` works here (root, or unprivileged user
@@ -273,6 +309,14 @@ fn bring_up_loopback() {
 /// Runs the plan in this process's network (inside the namespace when called
 /// by the re-executed process).
 pub fn run_here(plan: &Plan, isolated: bool) -> Result<Captured, CaptureError> {
+    run_here_cancellable(plan, isolated, &Cancel::new())
+}
+
+fn run_here_cancellable(
+    plan: &Plan,
+    isolated: bool,
+    cancel: &Cancel,
+) -> Result<Captured, CaptureError> {
     if isolated {
         bring_up_loopback();
     }
@@ -342,6 +386,11 @@ pub fn run_here(plan: &Plan, isolated: bool) -> Result<Captured, CaptureError> {
                 let _ = child.kill();
                 let _ = child.wait();
                 break format!("stopped after {} s", plan.timeout_secs);
+            }
+            Ok(None) if cancel.is_cancelled() => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(CaptureError::Cancelled);
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(50)),
             Err(err) => break format!("lost: {err}"),
