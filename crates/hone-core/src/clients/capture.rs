@@ -259,6 +259,17 @@ pub fn run_cancellable(
     }
 }
 
+/// Stops a client: its whole group when it has one of its own (outside a
+/// namespace), else the client alone.
+fn stop(child: &mut std::process::Child, isolated: bool) {
+    if isolated {
+        let _ = child.kill();
+        let _ = child.wait();
+    } else {
+        kill_group(child);
+    }
+}
+
 /// Kills `child` and every process of its group, then reaps it.
 fn kill_group(child: &mut std::process::Child) {
     #[cfg(unix)]
@@ -371,6 +382,13 @@ fn run_here_cancellable(
     for (name, value) in vars.iter().chain(&plan.vars) {
         command.env(name, value);
     }
+    // Outside a namespace, a group of its own, so that a cancel or a timeout
+    // stops what the client started too (inside, the caller's kill of the
+    // namespace's group does).
+    #[cfg(unix)]
+    if !isolated {
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    }
     let started = Instant::now();
     let mut child = command.spawn().map_err(|error| CaptureError::Spawn {
         program: program.display().to_string(),
@@ -383,13 +401,11 @@ fn run_here_cancellable(
         match child.try_wait() {
             Ok(Some(status)) => break status.to_string(),
             Ok(None) if started.elapsed() > deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
+                stop(&mut child, isolated);
                 break format!("stopped after {} s", plan.timeout_secs);
             }
             Ok(None) if cancel.is_cancelled() => {
-                let _ = child.kill();
-                let _ = child.wait();
+                stop(&mut child, isolated);
                 return Err(CaptureError::Cancelled);
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(50)),
@@ -633,4 +649,62 @@ pub fn copy_tree(from: &Path, to: &Path, links: Links, max_file_bytes: u64) -> s
         }
     }
     Ok(())
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// How long the stand-in sleeps: a figure no other process uses.
+    const SLEEP: &str = "29.4321";
+
+    /// A stand-in for a client that never answers: a script that sleeps.
+    fn sleeper(dir: &Path) -> Installed {
+        use std::os::unix::fs::PermissionsExt;
+        let program = dir.join("client");
+        std::fs::write(&program, format!("#!/bin/sh\nsleep {SLEEP}\n")).unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Installed {
+            client: Client::ClaudeCode,
+            version: "0".into(),
+            command: vec![program],
+        }
+    }
+
+    #[test]
+    fn a_cancelled_run_stops_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let (project, home) = (dir.path().join("p"), dir.path().join("h"));
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        let plan = Plan {
+            installed: sleeper(dir.path()),
+            project,
+            home,
+            model: None,
+            vars: Vec::new(),
+            timeout_secs: 60,
+            task: None,
+        };
+        let cancel = Cancel::new();
+        let later = cancel.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            later.cancel();
+        });
+        let started = Instant::now();
+        let result = run_cancellable(&plan, &Isolation::None, &cancel);
+        assert!(matches!(result, Err(CaptureError::Cancelled)), "{result:?}");
+        assert!(started.elapsed() < Duration::from_secs(10));
+        // What the client started went with it.
+        let left = Command::new("pgrep")
+            .args(["-f", &format!("sleep {SLEEP}")])
+            .output()
+            .unwrap();
+        assert!(
+            left.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&left.stdout)
+        );
+    }
 }

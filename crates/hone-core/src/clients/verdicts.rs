@@ -153,6 +153,7 @@ pub fn verdicts_for(
     let scratch = &installed.scratch;
     let prediction = super::predict(client, &scratch.project, &scratch.environment(env), model)?;
     let relocate = Relocate::new(&scratch.project, root);
+    let over_budget = prediction.budget.as_ref().is_some_and(|b| b.over_budget);
     let mut entries: HashMap<PathBuf, &Entry> = HashMap::new();
     for entry in prediction.entries.iter().filter(|e| !e.builtin) {
         entries.insert(relocate.key(&entry.path), entry);
@@ -178,7 +179,7 @@ pub fn verdicts_for(
             };
             let key = relocate.key(&copy.display().to_string());
             if let Some(entry) = entries.get(&key) {
-                let mut verdict = judge(client, skill, entry);
+                let mut verdict = judge(client, skill, entry, over_budget);
                 verdict.skill = skill.id.clone();
                 verdict.path = path;
                 verdict.entry = Some(relocate.text(&entry.text));
@@ -307,7 +308,7 @@ impl Relocate {
 
 /// The verdict on a listed skill: what changed between the frontmatter and
 /// the entry.
-fn judge(client: Client, skill: &Skill, entry: &Entry) -> SkillVerdict {
+fn judge(client: Client, skill: &Skill, entry: &Entry, over_budget: bool) -> SkillVerdict {
     let mut changes = Vec::new();
     let folder = skill
         .dir
@@ -340,22 +341,21 @@ fn judge(client: Client, skill: &Skill, entry: &Entry) -> SkillVerdict {
         ));
     }
     if entry.bare {
-        let why =
-            if entry.description.is_empty() && entry.text.trim_start_matches("- ") == entry.name {
-                "listed by name only"
-            } else {
-                "listed without its description"
-            };
+        let cause = if over_budget {
+            format!(
+                "the listing is over {}'s budget for this model",
+                client.display_name()
+            )
+        } else {
+            "the skill is set to `name-only`".to_string()
+        };
         return SkillVerdict {
             skill: String::new(),
             path: String::new(),
             verdict: ClientVerdict::Hidden,
             entry: None,
             changes,
-            why: format!(
-                "{why}: the listing is over {}'s budget, or the skill is set to name-only",
-                client.display_name()
-            ),
+            why: format!("listed by name only, without its description: {cause}"),
         };
     }
     let written = written_description(client, skill);
