@@ -14,7 +14,7 @@
 //! stops it (the client and what it started are killed).
 
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use hone_core::agent::Cancel;
 use hone_core::clients::capture::{self, CaptureError, Isolation};
@@ -27,6 +27,7 @@ use tauri::{AppHandle, Manager};
 
 use crate::commands::{AppState, CommandError, CommandResult, blocking, lock};
 use crate::ipc::ErrorKind;
+use crate::session::Session;
 
 /// Seconds before a capture's client is stopped, as `hone clients show`.
 const TIMEOUT_SECS: u64 = 120;
@@ -66,6 +67,10 @@ pub struct CaptureView {
     pub stderr_tail: String,
     /// How the run was kept off the network, in words.
     pub isolation: String,
+    /// The same entries as predicted, each byte-identical, in another order.
+    pub reordered: bool,
+    /// Whether the client lists in an order Hone predicts.
+    pub order_is_stable: bool,
 }
 
 /// The five clients, their models, and which are installed here.
@@ -98,14 +103,15 @@ fn install_hint(client: Client, env: &Environment) -> String {
     )
 }
 
-/// The open library's skills and the folder they are shown under.
-fn library(app: &AppHandle) -> CommandResult<(PathBuf, Vec<Skill>)> {
+/// The open library (its skills are read from the session, not copied) and
+/// the folder its entries are shown under.
+fn library(app: &AppHandle) -> CommandResult<(PathBuf, Arc<Session>)> {
     let session = app.state::<AppState>().session();
     let root = session
         .project_root()
         .map(PathBuf::from)
         .ok_or_else(|| CommandError::unavailable("no library is open"))?;
-    Ok((root, session.library().skills.clone()))
+    Ok((root, session))
 }
 
 fn model(choice: &ClientChoice) -> Option<&str> {
@@ -120,8 +126,8 @@ pub async fn clients_verdicts(
     choice: ClientChoice,
 ) -> CommandResult<LibraryVerdicts> {
     blocking(move || {
-        let (root, skills) = library(&app)?;
-        let refs: Vec<&Skill> = skills.iter().collect();
+        let (root, session) = library(&app)?;
+        let refs: Vec<&Skill> = session.library().skills.iter().collect();
         verdicts::library_verdicts(
             &root,
             &refs,
@@ -160,7 +166,7 @@ fn isolation() -> (Isolation, Option<&'static str>) {
 #[tauri::command(rename_all = "snake_case")]
 pub async fn clients_capture(app: AppHandle, choice: ClientChoice) -> CommandResult<CaptureView> {
     blocking(move || {
-        let (root, skills) = library(&app)?;
+        let (root, session) = library(&app)?;
         let state = app.state::<CaptureState>();
         let cancel = {
             let mut running = lock(&state.running);
@@ -178,7 +184,7 @@ pub async fn clients_capture(app: AppHandle, choice: ClientChoice) -> CommandRes
             isolation: &isolation,
             cancel: &cancel,
         };
-        let refs: Vec<&Skill> = skills.iter().collect();
+        let refs: Vec<&Skill> = session.library().skills.iter().collect();
         let env = Environment::current();
         let shown = verdicts::capture(&root, &refs, choice.client, &env, &options);
         *lock(&state.running) = None;
@@ -195,6 +201,8 @@ pub async fn clients_capture(app: AppHandle, choice: ClientChoice) -> CommandRes
             .map(str::to_string)
             .unwrap_or_else(|| compare::isolation_note(shown.comparison.isolated).to_string());
         Ok(CaptureView {
+            reordered: shown.comparison.same_entries_reordered(),
+            order_is_stable: choice.client.listing_order_is_stable(),
             status: shown.captured.status.clone(),
             requests: shown.captured.requests.len(),
             stderr_tail: shown.captured.stderr_tail.clone(),

@@ -590,6 +590,10 @@ export type CaptureView = {
 	stderr_tail: string,
 	/**  How the run was kept off the network, in words. */
 	isolation: string,
+	/**  The same entries as predicted, each byte-identical, in another order. */
+	reordered: boolean,
+	/**  Whether the client lists in an order Hone predicts. */
+	order_is_stable: boolean,
 };
 
 /**  One request and what should be selected for it. */

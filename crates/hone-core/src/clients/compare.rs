@@ -136,6 +136,30 @@ pub struct ListingDifference {
     pub real: Option<String>,
 }
 
+impl ListingComparison {
+    /// Whether the real listing holds the predicted entries, each
+    /// byte-identical, in another order: what a client whose order is not
+    /// stable ([`Client::listing_order_is_stable`]) can do.
+    pub fn same_entries_reordered(&self) -> bool {
+        let Some(real) = self.captured.as_deref() else {
+            return false;
+        };
+        if self.identical {
+            return false;
+        }
+        let mut real = super::split_listing(self.client, real);
+        let mut predicted: Vec<String> = self
+            .prediction
+            .entries
+            .iter()
+            .map(|e| e.text.clone())
+            .collect();
+        real.sort();
+        predicted.sort();
+        real == predicted
+    }
+}
+
 /// Why a comparison could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum CompareError {
@@ -352,6 +376,54 @@ mod tests {
                 },
             ]
         );
+    }
+
+    #[test]
+    fn the_same_entries_in_another_order_are_told_apart_from_other_entries() {
+        let a = super::super::gemini::element("a", "A.", "/p/a/SKILL.md");
+        let b = super::super::gemini::element("b", "B.", "/p/b/SKILL.md");
+        let listing = |items: &[&str]| {
+            format!(
+                "# Skills\n<available_skills>\n{}\n</available_skills>",
+                items.join("\n")
+            )
+        };
+        let entry = |text: &str| super::super::Entry {
+            text: text.to_string(),
+            name: String::new(),
+            description: String::new(),
+            path: String::new(),
+            bare: false,
+            builtin: false,
+        };
+        let comparison = |real: String| {
+            let prediction = Prediction {
+                client: Client::Gemini,
+                client_version: "0",
+                model: "m".into(),
+                placement: String::new(),
+                budget: None,
+                entries: vec![entry(&a), entry(&b)],
+                left_out: Vec::new(),
+                listing: listing(&[&a, &b]),
+            };
+            ListingComparison {
+                client: Client::Gemini,
+                installed_version: "0".into(),
+                identical: real == prediction.listing,
+                prediction,
+                captured: Some(real),
+                entries_compared: 2,
+                entries_identical: 0,
+                differences: Vec::new(),
+                isolated: true,
+                seconds: 0.0,
+                note: PRIVACY_NOTE,
+            }
+        };
+        assert!(comparison(listing(&[&b, &a])).same_entries_reordered());
+        assert!(!comparison(listing(&[&a, &b])).same_entries_reordered());
+        assert!(!comparison(listing(&[&a, &a])).same_entries_reordered());
     }
 
     #[test]
