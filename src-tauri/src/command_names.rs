@@ -25,6 +25,7 @@ pub const COMMANDS: &[&str] = &[
     "close_window",
     "ranker_status",
     "rank_query",
+    "set_competing_builtins",
     "list_suites",
     "suite_cases",
     "unknown_skills",

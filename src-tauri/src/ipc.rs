@@ -163,6 +163,7 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             window::close_window,
             panel::ranker_status,
             panel::rank_query,
+            panel::set_competing_builtins,
             panel::list_suites,
             panel::suite_cases,
             panel::unknown_skills,

@@ -107,6 +107,23 @@ pub async fn rank_query(
     .await
 }
 
+/// Lets `client`'s own skills compete beside the library's in the
+/// test-query panel and eval runs (`None`: the library alone).
+#[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
+pub async fn set_competing_builtins(
+    app: AppHandle,
+    client: Option<hone_core::clients::Client>,
+) -> CommandResult<()> {
+    blocking(move || {
+        let state = app.state::<AppState>();
+        let session = state.session();
+        lock(&state.ranking.routing).set_builtins(&session, client);
+        Ok(())
+    })
+    .await
+}
+
 /// The suites of the opened library.
 #[specta::specta]
 #[tauri::command(rename_all = "snake_case")]

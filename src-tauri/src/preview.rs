@@ -38,6 +38,7 @@ pub fn preview(
         url: format!("{PREVIEW_SCHEME}://localhost/{version}"),
         resources: engine::resource_views(&skill, &state.library.resource_tokens(&skill)),
         substitutions: hone_core::substitute::substitutions(&skill, &argument),
+        invocation: hone_core::substitute::invocation(&skill, &argument, None),
     })
 }
 

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+use hone_core::clients::Client;
 use hone_core::embed::EmbedProgress;
 use hone_core::eval::{self, Comparison, Identities, Report, RunOptions, Suite};
 use hone_core::library_settings;
@@ -32,6 +33,8 @@ pub struct Routing {
     live: LiveRankers,
     /// The last run of each suite with each ranker, for "what changed".
     last_runs: HashMap<(PathBuf, RankerKind), Report>,
+    /// The client whose own skills compete beside the library's.
+    builtins: Option<Client>,
 }
 
 impl Routing {
@@ -60,9 +63,22 @@ impl Routing {
         {
             return;
         }
-        self.live
-            .update(RoutingDoc::from_library(session.library()));
+        self.live.update(RoutingDoc::with_builtins(
+            RoutingDoc::from_library(session.library()),
+            self.builtins,
+        ));
         self.session = Some(session.clone());
+    }
+
+    /// Lets `client`'s own skills compete in every ranking and eval run
+    /// from now on (`None`: the library alone).
+    pub fn set_builtins(&mut self, session: &Arc<Session>, client: Option<Client>) {
+        if self.builtins != client {
+            self.builtins = client;
+            // The next sync re-reads the documents, built-ins included.
+            self.session = None;
+        }
+        self.sync(session);
     }
 
     /// Ranks `query`, and says where the open skill stands with its edits and
@@ -231,6 +247,7 @@ fn ranked_view(rank: usize, m: rank::Match, doc: Option<&RoutingDoc>) -> RankedV
     let fields = doc.map_or_else(Vec::new, |doc| field_highlights(doc, &m.explanation));
     RankedView {
         rank,
+        builtin_of: rank::builtin_client(&m.key),
         id: m.id,
         key: m.key,
         score: m.score,
@@ -312,6 +329,24 @@ mod tests {
             .rank(&session, RankerKind::Bm25, query, 5, None)
             .unwrap();
         assert_eq!(ranking.results[0].id, "pdf-forms");
+    }
+
+    #[test]
+    fn a_clients_builtins_compete_when_asked_and_leave_when_not() {
+        let (_dir, session) = library();
+        let mut routing = routing(&session);
+        let query = "complete a security review of the pending changes on this branch";
+        routing.set_builtins(&session, Some(Client::ClaudeCode));
+        let ranking = routing
+            .rank(&session, RankerKind::Bm25, query, 5, None)
+            .unwrap();
+        assert_eq!(ranking.results[0].id, "security-review");
+        assert_eq!(ranking.results[0].builtin_of, Some(Client::ClaudeCode));
+        routing.set_builtins(&session, None);
+        let ranking = routing
+            .rank(&session, RankerKind::Bm25, query, 5, None)
+            .unwrap();
+        assert!(ranking.results.iter().all(|r| r.builtin_of.is_none()));
     }
 
     #[test]

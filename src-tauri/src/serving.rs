@@ -211,6 +211,7 @@ impl Serving {
             threshold: None,
             model: None,
             view: hone_core::rank::RankView::Retrieval,
+            builtins: None,
         };
         let transport = Transport::Http(HttpOptions {
             addr: SocketAddr::from((Ipv4Addr::LOCALHOST, port)),

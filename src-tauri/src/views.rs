@@ -137,6 +137,9 @@ pub struct Preview {
     pub url: String,
     pub resources: Vec<ResourceView>,
     pub substitutions: Vec<Substitution>,
+    /// The message Claude Code adds after a `Skill` call with the example
+    /// argument (the session id left as its placeholder).
+    pub invocation: String,
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]
@@ -205,6 +208,8 @@ pub struct RankedView {
     pub confidence: f32,
     /// The routing fields, cut at the matched words.
     pub fields: Vec<FieldHighlight>,
+    /// The client whose own skill this is, when it is not the library's.
+    pub builtin_of: Option<hone_core::clients::Client>,
     pub explanation: Explanation,
 }
 

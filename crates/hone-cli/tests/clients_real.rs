@@ -957,3 +957,142 @@ fn codex_lists_what_hone_predicts() {
 fn copilot_lists_what_hone_predicts() {
     run_all(copilot_runs());
 }
+
+/// After a `Skill` call, Claude Code sends the rendered body: the scripted
+/// model invokes five skills with and without arguments, and each message
+/// the client adds must be `hone_core::substitute::invocation`'s, byte for
+/// byte.
+#[test]
+fn claude_code_sends_the_invocation_hone_previews() {
+    use hone_core::clients::capture::Task;
+    use hone_core::clients::script::{Action, Script, Step};
+
+    let env = Environment::current();
+    let installed = capture::find_installed(Client::ClaudeCode, &env)
+        .expect("Claude Code is not installed: run scripts/install-clients.sh (make test does)");
+    let calls = [
+        (
+            "placeholders",
+            "---\nname: placeholders\ndescription: Placeholders of every kind.\n---\n# Use\n\nAll: $ARGUMENTS; first $0, second $ARGUMENTS[1], third $2.\nIn ${CLAUDE_SKILL_DIR}, session ${CLAUDE_SESSION_ID}.\n",
+            "one \"two three\" four",
+        ),
+        (
+            "no-placeholder",
+            "---\nname: no-placeholder\ndescription: A body that never asks for its arguments.\n---\nPlain body line.\n",
+            "a \"b c\"",
+        ),
+        (
+            "named",
+            "---\nname: named\ndescription: Named arguments.\narguments: issue branch\n---\nFix $issue on $branch ($issues).\n",
+            "42 main",
+        ),
+        (
+            "positional-only",
+            "---\nname: positional-only\ndescription: Only positions.\n---\n$1 then $0, no trailing newline",
+            "x y",
+        ),
+        (
+            "no-arguments",
+            "---\nname: no-arguments\ndescription: Called bare.\n---\nJust do it.\n\n",
+            "",
+        ),
+    ];
+    let scratch = tempfile::tempdir().unwrap();
+    let project = scratch.path().join("project");
+    let home = scratch.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    for (name, text, _) in &calls {
+        let dir = project.join(".claude/skills").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("SKILL.md"), text).unwrap();
+    }
+    hone_testkit::git::git(&project, &["init", "-q"]);
+    let mut steps: Vec<Step> = calls
+        .iter()
+        .map(|(name, _, args)| Step {
+            action: Action::Skill(format!("{name} {args}")),
+            when: None,
+        })
+        .collect();
+    steps.push(Step {
+        action: Action::Answer("Done.".into()),
+        when: None,
+    });
+    let plan = Plan {
+        installed,
+        project: project.clone(),
+        home,
+        model: None,
+        vars: Vec::new(),
+        timeout_secs: 150,
+        task: Some(Task {
+            prompt: "use the skills".into(),
+            script: Some(Script {
+                steps,
+                workspace: project.clone(),
+            }),
+            allowed_tools: vec!["Skill".into()],
+            max_turns: 10,
+        }),
+    };
+    let isolation = Isolation::Namespace {
+        reexec: vec![
+            env!("CARGO_BIN_EXE_hone").into(),
+            "clients".into(),
+            "capture-inside".into(),
+        ],
+    };
+    let captured = capture::run(&plan, &isolation).unwrap();
+    let session = captured
+        .stdout
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .find_map(|event| event["session_id"].as_str().map(str::to_owned))
+        .unwrap_or_else(|| panic!("no session id in the transcript: {}", captured.stdout));
+    // The last request holds the whole conversation: each `Launching skill`
+    // result is followed by the message the client added.
+    let last = captured
+        .requests
+        .iter()
+        .rev()
+        .find(|r| r.path.starts_with("/v1/messages") && r.body["tools"].is_array())
+        .expect("no agent request was recorded");
+    let mut sent: Vec<(String, String)> = Vec::new();
+    for message in last.body["messages"].as_array().unwrap() {
+        let Some(blocks) = message["content"].as_array() else {
+            continue;
+        };
+        for (i, block) in blocks.iter().enumerate() {
+            let launched = block["type"] == "tool_result"
+                && block["content"]
+                    .as_str()
+                    .is_some_and(|c| c.starts_with("Launching skill: "));
+            if launched {
+                let name =
+                    block["content"].as_str().unwrap()["Launching skill: ".len()..].to_owned();
+                let text = blocks
+                    .get(i + 1)
+                    .and_then(|b| b["text"].as_str())
+                    .unwrap_or("");
+                sent.push((name, text.to_owned()));
+            }
+        }
+    }
+    assert_eq!(
+        sent.len(),
+        calls.len(),
+        "{sent:#?}\n{}",
+        captured.stderr_tail
+    );
+    let mut differences = Vec::new();
+    for ((name, _, args), (sent_name, real)) in calls.iter().zip(&sent) {
+        assert_eq!(name, sent_name);
+        let skill =
+            hone_core::skill::Skill::load(&project.join(".claude/skills").join(name)).unwrap();
+        let predicted = hone_core::substitute::invocation(&skill, args, Some(&session));
+        if &predicted != real {
+            differences.push(format!("{name}:\n  hone: {predicted:?}\n  real: {real:?}"));
+        }
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}

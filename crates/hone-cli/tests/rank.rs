@@ -144,6 +144,78 @@ fn eval_reports_gates_and_compares() {
     assert_eq!(report["gates"][0]["passed"], true);
 }
 
+/// With `--builtins`, a client's own skills compete: a request one of them
+/// takes is reported as such, in search and in eval.
+#[test]
+fn builtins_compete_in_search_and_eval() {
+    let query = "do a security review of the pending changes on my branch";
+    let (code, out, _) = run(hone().arg("search").arg(skills()).arg(query).args([
+        "--ranker",
+        "bm25",
+        "--builtins",
+        "claude-code",
+    ]));
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("Claude Code's built-in security-review would take the request"),
+        "{out}"
+    );
+    assert!(out.contains("built-in of Claude Code"), "{out}");
+    let (_, out, _) = run(hone().arg("search").arg(skills()).arg(query).args([
+        "--ranker",
+        "bm25",
+        "--builtins",
+        "claude-code",
+        "--format",
+        "json",
+    ]));
+    let json: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["matches"][0]["id"], "security-review");
+    assert_eq!(json["matches"][0]["builtin_of"], "claude-code");
+    assert!(json["matches"][1].get("builtin_of").is_none());
+
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suite.yaml");
+    std::fs::write(
+        &suite,
+        format!("name: s\ncases:\n  - query: {query}\n    expect: [code-review-checklist]\n"),
+    )
+    .unwrap();
+    let (code, out, _) = run(hone().arg("eval").arg(skills()).arg(&suite).args([
+        "--ranker",
+        "bm25",
+        "--builtins",
+        "claude-code",
+    ]));
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(
+            "Claude Code's built-in `security-review` ranks first: the agent would take it"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("1 of 1 requests would go to the client's built-in skills"),
+        "{out}"
+    );
+    // Without the flag the library competes alone.
+    let (_, out, _) = run(hone()
+        .arg("eval")
+        .arg(skills())
+        .arg(&suite)
+        .args(["--ranker", "bm25"]));
+    assert!(!out.contains("built-in"), "{out}");
+
+    let (code, _, err) = run(hone().arg("search").arg(skills()).arg(query).args([
+        "--view",
+        "retrieval",
+        "--builtins",
+        "claude-code",
+    ]));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("listing view only"), "{err}");
+}
+
 /// Without a suite, `hone eval` runs the library's own, found as the app
 /// finds them: `evals/` and its sub-folders.
 #[test]

@@ -11,9 +11,16 @@
 //! - `$name`, for each of the skill's named `arguments` (in order), is the
 //!   word at that argument's position;
 //! - `${CLAUDE_SKILL_DIR}` is the skill's folder;
-//! - when the body has no `$ARGUMENTS` (in any form; `$N` alone does not
-//!   count) and arguments were given, they are appended as a last line
-//!   `ARGUMENTS: …`, so they are never lost.
+//! - `${CLAUDE_SESSION_ID}` is the conversation's id, where there is one
+//!   ([`invocation`]);
+//! - when the body asks for no argument at all (no `$ARGUMENTS`, `$N` or
+//!   `$name`) and arguments were given, they are appended after a blank line
+//!   as `ARGUMENTS: …`, so they are never lost.
+//!
+//! After a `Skill` call, Claude Code 2.1.328 sends the model the rendered
+//! body after a line naming the skill's folder ([`invocation`]). Both were
+//! read off the real client and are held to it by the real-client suite
+//! (`claude_code_sends_the_invocation_hone_previews`).
 
 use std::path::Path;
 
@@ -25,6 +32,8 @@ use crate::skill::Skill;
 pub const ARGUMENTS: &str = "$ARGUMENTS";
 /// The placeholder for the skill's folder.
 pub const SKILL_DIR: &str = "${CLAUDE_SKILL_DIR}";
+/// The placeholder for the conversation's id.
+pub const SESSION_ID: &str = "${CLAUDE_SESSION_ID}";
 
 /// One placeholder and what it becomes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,6 +84,22 @@ pub fn render(skill: &Skill, arguments: &str) -> String {
     )
 }
 
+/// The message Claude Code adds to the conversation when the model invokes
+/// `skill` with `arguments`: the skill's folder, a blank line, and the
+/// rendered body. `session_id` replaces `${CLAUDE_SESSION_ID}`; without one
+/// the placeholder stays as written.
+pub fn invocation(skill: &Skill, arguments: &str, session_id: Option<&str>) -> String {
+    let body = match session_id {
+        Some(id) => skill.body().replace(SESSION_ID, id),
+        None => skill.body().to_owned(),
+    };
+    format!(
+        "Base directory for this skill: {}\n\n{}",
+        skill.dir.display(),
+        apply(&body, arguments, &skill.dir, &skill.meta.argument_names())
+    )
+}
+
 /// `body` with every placeholder replaced, as Claude Code renders a skill
 /// invoked with `arguments` (see the module docs).
 /// `names` are the skill's named arguments, in order.
@@ -106,9 +131,11 @@ pub fn apply(body: &str, arguments: &str, skill_dir: &Path, names: &[String]) ->
                 }
             }
         } else if let Some((index, after)) = named(&tail[1..], names) {
+            saw_arguments = true;
             out.push_str(words.get(index).map_or("", String::as_str));
             rest = after;
         } else if let Some((index, after)) = positional(&tail[1..]) {
+            saw_arguments = true;
             match words.get(index) {
                 Some(word) => out.push_str(word),
                 None => out.push_str(&tail[..tail.len() - after.len()]),
@@ -121,12 +148,8 @@ pub fn apply(body: &str, arguments: &str, skill_dir: &Path, names: &[String]) ->
     }
     out.push_str(rest);
     if !saw_arguments && !arguments.trim().is_empty() {
-        if !out.is_empty() && !out.ends_with('\n') {
-            out.push('\n');
-        }
-        out.push_str("\nARGUMENTS: ");
+        out.push_str("\n\nARGUMENTS: ");
         out.push_str(arguments);
-        out.push('\n');
     }
     out
 }
@@ -265,14 +288,26 @@ mod tests {
     fn arguments_are_appended_when_the_body_never_asks() {
         assert_eq!(
             apply("Do it.", "now", dir(), &[]),
-            "Do it.\n\nARGUMENTS: now\n"
+            "Do it.\n\nARGUMENTS: now"
         );
-        // `$0` alone is not `$ARGUMENTS`: the whole string is appended too.
-        assert_eq!(
-            apply("Open $0.\n", "a b", dir(), &[]),
-            "Open a.\n\nARGUMENTS: a b\n"
-        );
+        // A body that asks for one position has asked for its arguments.
+        assert_eq!(apply("Open $0.\n", "a b", dir(), &[]), "Open a.\n");
         assert_eq!(apply("Do it.\n", "", dir(), &[]), "Do it.\n");
+    }
+
+    #[test]
+    fn the_invocation_names_the_folder_and_fills_the_session() {
+        let skill = Skill::from_document(
+            dir(),
+            crate::document::SkillDocument::parse(
+                "---\nname: a\n---\nIn ${CLAUDE_SKILL_DIR} for ${CLAUDE_SESSION_ID}.\n".into(),
+            ),
+        );
+        assert_eq!(
+            invocation(&skill, "x", Some("s-1")),
+            "Base directory for this skill: /lib/pdf\n\nIn /lib/pdf for s-1.\n\n\nARGUMENTS: x"
+        );
+        assert!(invocation(&skill, "", None).ends_with("for ${CLAUDE_SESSION_ID}.\n"));
     }
 
     #[test]
@@ -310,7 +345,7 @@ mod tests {
         assert_eq!(get("${CLAUDE_SKILL_DIR}"), Some("/lib/pdf"));
         assert_eq!(
             render(&skill, "123 \"feature x\""),
-            "Fix 123 on feature x ($issues).\n\nARGUMENTS: 123 \"feature x\"\n"
+            "Fix 123 on feature x ($issues).\n"
         );
     }
 }

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock, RwLockReadGuard};
 use std::time::Instant;
 
+use hone_core::clients::Client;
 use hone_core::rank::retrieval::RetrievalRanker;
 use hone_core::rank::{self, RankView, Ranker, RankerKind, RoutingDoc, hybrid::default_kind};
 use hone_core::skill::Skill;
@@ -45,6 +46,10 @@ pub struct ServeOptions {
     /// the default: an agent searching a library needs the skill a task
     /// needs) or only its listing.
     pub view: RankView,
+    /// The client whose own skills compete in the listing view, as it lists
+    /// them beside the served library: a request one of them takes is
+    /// answered with its name instead of a library skill.
+    pub builtins: Option<Client>,
 }
 
 /// A request the engine refuses, with a message for the client.
@@ -99,6 +104,10 @@ pub struct SearchResult {
     pub view: RankView,
     pub threshold: f32,
     pub selected: Option<String>,
+    /// The client's own skill that ranks above every library skill: the
+    /// agent is better served by its built-in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub taken_by_builtin: Option<String>,
     pub matches: Vec<SearchMatch>,
 }
 
@@ -163,7 +172,10 @@ impl Engine {
         let view = options.view;
         let build = |kind, model: Option<&Path>| -> Result<Box<dyn Ranker>, rank::RankError> {
             match view {
-                RankView::Listing => rank::build(kind, routing_docs(&catalog), model, &mut |_| {}),
+                RankView::Listing => {
+                    let docs = RoutingDoc::with_builtins(routing_docs(&catalog), options.builtins);
+                    rank::build(kind, docs, model, &mut |_| {})
+                }
                 RankView::Retrieval => {
                     let skills = catalog.skills.iter().map(|s| &s.skill);
                     Ok(Box::new(RetrievalRanker::for_skills(
@@ -250,6 +262,10 @@ impl Engine {
         let state = self.read();
         let ranked = state.ranker.rank(query, k)?;
         let chosen = rank::selected(&ranked, self.threshold).map(|m| m.key.clone());
+        let taken_by_builtin = ranked
+            .first()
+            .filter(|m| rank::builtin_client(&m.key).is_some() && m.confidence >= self.threshold)
+            .map(|m| m.id.clone());
         let matches: Vec<SearchMatch> = ranked
             .iter()
             .filter_map(|m| {
@@ -270,6 +286,7 @@ impl Engine {
             view: self.options.view,
             threshold: self.threshold,
             selected: matches.iter().find(|m| m.selected).map(|m| m.name.clone()),
+            taken_by_builtin,
             matches,
         })
     }
@@ -474,6 +491,7 @@ mod tests {
             threshold: None,
             model: None,
             view: RankView::Listing,
+            builtins: None,
         })
         .unwrap()
     }
@@ -509,6 +527,40 @@ mod tests {
                 .find(|m| m.selected)
                 .map(|m| m.name.as_str())
         );
+    }
+
+    #[test]
+    fn a_clients_builtin_competes_in_the_listing_view_and_is_named_when_it_wins() {
+        let (_tmp, root) = library();
+        let options = |builtins| ServeOptions {
+            catalog: CatalogOptions {
+                roots: vec![root.clone()],
+                target: Target::Agentskills,
+                strict: false,
+                serve_dangerous: false,
+            },
+            ranker: Some(RankerKind::Bm25),
+            threshold: Some(0.0),
+            model: None,
+            view: RankView::Listing,
+            builtins,
+        };
+        let query = "complete a security review of the pending changes on this branch";
+        let with = Engine::open(options(Some(Client::ClaudeCode))).unwrap();
+        let result = with.search(query, Some(5)).unwrap();
+        assert_eq!(result.taken_by_builtin.as_deref(), Some("security-review"));
+        assert_eq!(result.selected, None);
+        assert!(result.matches.iter().all(|m| m.name != "security-review"));
+        let json = serde_json::to_string(&result).unwrap();
+        assert!(
+            json.contains("\"taken_by_builtin\":\"security-review\""),
+            "{json}"
+        );
+
+        let without = Engine::open(options(None)).unwrap();
+        let result = without.search(query, Some(5)).unwrap();
+        assert_eq!(result.taken_by_builtin, None);
+        assert!(!serde_json::to_string(&result).unwrap().contains("builtin"));
     }
 
     #[test]

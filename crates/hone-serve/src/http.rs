@@ -345,6 +345,7 @@ mod tests {
             threshold: None,
             model: None,
             view: hone_core::rank::RankView::Listing,
+            builtins: None,
         })
         .unwrap();
         let options = HttpOptions {

@@ -53,6 +53,11 @@ export const commands = {
 	rankerStatus: () => __TAURI_INVOKE<RankerStatus[]>("ranker_status"),
 	/**  Ranks the library for `query`, with the open skill's text as typed. */
 	rankQuery: (query: string, ranker: RankerKind, top: number, open: OpenText | null) => typedError<Ranking, CommandError>(__TAURI_INVOKE("rank_query", { query, ranker, top, open })),
+	/**
+	 *  Lets `client`'s own skills compete beside the library's in the
+	 *  test-query panel and eval runs (`None`: the library alone).
+	 */
+	setCompetingBuiltins: (client: Client | null) => typedError<null, CommandError>(__TAURI_INVOKE("set_competing_builtins", { client })),
 	/**  The suites of the opened library. */
 	listSuites: () => __TAURI_INVOKE<SuiteSummary[]>("list_suites"),
 	suiteCases: (path: string) => typedError<SuiteView, CommandError>(__TAURI_INVOKE("suite_cases", { path })),
@@ -649,6 +654,11 @@ export type CaseReport = {
 	passed: boolean,
 	/**  Why the case failed, in one sentence. */
 	failure: string | null,
+	/**
+	 *  The built-in skill the client would pick for this request instead of
+	 *  the library's: the top match, when it is one of the client's own.
+	 */
+	taken_by_builtin?: string | null,
 	latency_ms: number,
 };
 
@@ -1668,6 +1678,11 @@ export type Preview = {
 	url: string,
 	resources: ResourceView[],
 	substitutions: Substitution[],
+	/**
+	 *  The message Claude Code adds after a `Skill` call with the example
+	 *  argument (the session id left as its placeholder).
+	 */
+	invocation: string,
 };
 
 export type ProblemView = {
@@ -1761,6 +1776,8 @@ export type RankedSkill = {
 	id: string,
 	score: number,
 	confidence: number,
+	/**  The client whose built-in skill this is, when it is not the library's. */
+	builtin_of?: Client | null,
 };
 
 export type RankedView = {
@@ -1773,6 +1790,8 @@ export type RankedView = {
 	confidence: number,
 	/**  The routing fields, cut at the matched words. */
 	fields: FieldHighlight[],
+	/**  The client whose own skill this is, when it is not the library's. */
+	builtin_of: Client | null,
 	explanation: Explanation,
 };
 

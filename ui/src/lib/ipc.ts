@@ -106,6 +106,8 @@ export function subscribe(onEvent: (event: AppEvent) => void): Promise<void> {
 // Ranking and evals.
 export const rankerStatus = commands.rankerStatus;
 export const rankQuery = throwing(commands.rankQuery);
+/** Lets a client's own skills compete beside the library's in rankings and eval runs (null: the library alone). */
+export const setCompetingBuiltins = throwing(commands.setCompetingBuiltins);
 export const listSuites = commands.listSuites;
 export const suiteCases = throwing(commands.suiteCases);
 /** The names no skill of the library answers to (by name or folder name). */

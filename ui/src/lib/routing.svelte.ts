@@ -2,7 +2,7 @@
 // small store, so the rule "a ranker comes with its own threshold" lives in
 // one place (and is tested) instead of in the window's components.
 
-import type { RankerKind, RankerStatus } from './ipc';
+import type { Client, RankerKind, RankerStatus } from './ipc';
 
 export class RoutingChoice {
   /** The rankers and whether each can run here, with its default threshold. */
@@ -11,6 +11,8 @@ export class RoutingChoice {
   threshold = $state(0.5);
   /** The threshold is the ranker's own: eval runs then pass none, as `hone eval` does. */
   thresholdIsDefault = $state(true);
+  /** The client whose own skills compete beside the library's (null: the library alone). */
+  builtins = $state<Client | null>(null);
   /** The request being tried in the test-query panel (an eval case can load its own). */
   query = $state('');
   /** The skill the "why it lost" view explains (null: the open skill) and the one it is set against (null: the top match). */

@@ -176,6 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ranking.view(),
             ranking.kind(),
             &library,
+            ranking.builtins,
             ranking.model.as_deref(),
         )?;
         let threshold = ranking.threshold(&args.library, ranker.as_ref())?;
@@ -312,7 +313,7 @@ fn run_agent(args: &Args, library: &Library, suites: &[Suite]) -> anyhow::Result
     for kind in offline {
         // The agent answers from the listing, so it is compared with the
         // listing view.
-        match build_ranker(RankView::Listing, kind, library, None) {
+        match build_ranker(RankView::Listing, kind, library, None, None) {
             Ok(ranker) => {
                 let run_options = RunOptions {
                     threshold: ranker.default_threshold(),
@@ -418,12 +419,26 @@ fn print_report(report: &Report) {
                 let top: Vec<_> = case
                     .top
                     .iter()
-                    .map(|m| format!("{} {:.2}", m.id, m.confidence))
+                    .map(|m| match m.builtin_of {
+                        Some(_) => format!("{} (built-in) {:.2}", m.id, m.confidence),
+                        None => format!("{} {:.2}", m.id, m.confidence),
+                    })
                     .collect();
                 println!("    {dim}top: {}{dim:#}", top.join(", "));
             }
         }
         println!();
+    }
+    let taken = report
+        .cases
+        .iter()
+        .filter(|c| c.taken_by_builtin.is_some())
+        .count();
+    if taken > 0 {
+        println!(
+            "{bold}{taken} of {} requests would go to the client's built-in skills{bold:#}",
+            report.cases.len()
+        );
     }
     let m = &report.metrics.overall;
     println!(

@@ -7,13 +7,14 @@ use std::time::{Duration, Instant};
 use anstream::{eprintln, println};
 use anstyle::{AnsiColor, Style};
 use hone_core::agent::{AgentRanker, Session};
+use hone_core::clients::Client;
 use hone_core::library::{Filters, Library};
 use hone_core::library_settings::selection_threshold;
 use hone_core::rank::contrast::{Contrast, SkillSide, contrast};
 use hone_core::rank::highlight::field_highlights;
 use hone_core::rank::hybrid::default_kind;
 use hone_core::rank::{
-    self, Explanation, Match, RankView, Ranker, RankerKind, RoutingDoc, selected,
+    self, Explanation, Match, RankView, Ranker, RankerKind, RoutingDoc, builtin_client, selected,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -84,6 +85,11 @@ pub(crate) struct RankingArgs {
     /// Ollama model name, or a Claude Code model alias).
     #[arg(long, value_name = "MODEL")]
     pub model: Option<PathBuf>,
+    /// Let CLIENT's own skills compete beside the library's, as that client lists them
+    /// (claude-code, codex, gemini, opencode, copilot): a request one of them would take is
+    /// reported as such. Listing view only.
+    #[arg(long, value_name = "CLIENT", value_parser = super::clients::parse_client)]
+    pub builtins: Option<Client>,
     #[command(flatten)]
     pub agent: AgentArgs,
 }
@@ -146,15 +152,22 @@ pub(crate) fn open_library(path: &Path) -> anyhow::Result<Library> {
     Ok(library)
 }
 
-/// Builds a ranker of `kind` over the library in `view`.
+/// Builds a ranker of `kind` over the library in `view`, with `builtins`'
+/// own skills competing.
 pub(crate) fn build_ranker(
     view: RankView,
     kind: RankerKind,
     library: &Library,
+    builtins: Option<Client>,
     model: Option<&Path>,
 ) -> anyhow::Result<Box<dyn Ranker>> {
+    if builtins.is_some() && view == RankView::Retrieval {
+        anyhow::bail!(
+            "--builtins takes part in the listing view only: the retrieval view ranks this library's skills"
+        );
+    }
     let mut bar = LazyBar::new("embedding skills");
-    let ranker = rank::build_view(view, kind, library, model, &mut |p| {
+    let ranker = rank::build_view(view, kind, library, builtins, model, &mut |p| {
         bar.update(p.done, p.total)
     })?;
     bar.finish();
@@ -254,6 +267,9 @@ struct MatchOutput<'a> {
     key: &'a str,
     score: f32,
     confidence: f32,
+    /// The client whose own skill this is (with --builtins).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    builtin_of: Option<Client>,
     #[serde(skip_serializing_if = "Option::is_none")]
     explanation: Option<&'a Explanation>,
 }
@@ -268,12 +284,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ranking.view(),
             ranking.kind(),
             &library,
+            ranking.builtins,
             ranking.model.as_deref(),
         )?
     };
     let threshold = ranking.threshold(&args.library, ranker.as_ref())?;
+    let docs = RoutingDoc::with_builtins(RoutingDoc::from_library(&library), ranking.builtins);
     if let Some(expected) = &args.why {
-        let docs = RoutingDoc::from_library(&library);
         let contrast = contrast(
             ranker.as_ref(),
             &docs,
@@ -304,6 +321,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     key: &m.key,
                     score: m.score,
                     confidence: m.confidence,
+                    builtin_of: builtin_client(&m.key),
                     explanation: args.explain.then_some(&m.explanation),
                 })
                 .collect(),
@@ -311,7 +329,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&output)?);
         return Ok(ExitCode::SUCCESS);
     }
-    let docs = RoutingDoc::from_library(&library);
     print_text(
         &matches,
         &docs,
@@ -334,11 +351,16 @@ fn print_text(
     let bold = Style::new().bold();
     let green = Style::new().bold().fg_color(Some(AnsiColor::Green.into()));
     let dim = Style::new().dimmed();
-    match chosen {
-        Some(id) => {
+    let builtin = matches.first().and_then(|m| builtin_client(&m.key));
+    match (chosen, builtin) {
+        (Some(id), Some(client)) => println!(
+            "{bold}{}'s built-in {id}{bold:#} would take the request (confidence ≥ {threshold:.2})",
+            client.display_name()
+        ),
+        (Some(id), None) => {
             println!("{green}selected{green:#} {bold}{id}{bold:#} (confidence ≥ {threshold:.2})")
         }
-        None => {
+        (None, _) => {
             println!("{bold}no skill selected{bold:#} (no match reaches confidence {threshold:.2})")
         }
     }
@@ -357,8 +379,11 @@ fn print_text(
         } else {
             dim
         };
+        let whose = builtin_client(&m.key)
+            .map(|c| format!("  {dim}built-in of {}{dim:#}", c.display_name()))
+            .unwrap_or_default();
         println!(
-            "{:>2}. {bold}{:<width$}{bold:#}  {mark}{:.2}{mark:#}  {dim}score {:.3}{dim:#}",
+            "{:>2}. {bold}{:<width$}{bold:#}  {mark}{:.2}{mark:#}  {dim}score {:.3}{dim:#}{whose}",
             rank + 1,
             m.id,
             m.confidence,

@@ -66,6 +66,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(client) = &args.print_config {
         return print_config(client, &args, roots);
     }
+    let view = args
+        .ranking
+        .view
+        .unwrap_or(hone_core::rank::RankView::Retrieval);
+    if args.ranking.builtins.is_some() && view != hone_core::rank::RankView::Listing {
+        anyhow::bail!(
+            "--builtins takes part in the listing view only: add --view listing (the retrieval view ranks this library's skills)"
+        );
+    }
     let options = ServeOptions {
         catalog: CatalogOptions {
             target: library_target(settings_root(&roots), args.target)?,
@@ -76,10 +85,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ranker: args.ranking.ranker,
         threshold: args.ranking.threshold,
         model: args.ranking.model.clone(),
-        view: args
-            .ranking
-            .view
-            .unwrap_or(hone_core::rank::RankView::Retrieval),
+        view,
+        builtins: args.ranking.builtins,
     };
     let transport = match args.http {
         None => Transport::Stdio,

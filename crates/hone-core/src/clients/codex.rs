@@ -49,7 +49,7 @@ const FALLBACK_WINDOW: u64 = 272_000;
 
 /// The system skills listed at [`VERSION`] (two more are installed but hide
 /// themselves from the model).
-const BUILTINS: [(&str, &str); 4] = [
+pub(super) const BUILTINS: [(&str, &str); 4] = [
     (
         "imagegen",
         "Generate or edit raster images when the task benefits from AI-created bitmap visuals such as photos, illustrations, textures, sprites, mockups, or transparent-background cutouts. Use when Codex should create a brand-new image, transform an existing image, or derive visual variants from references, and the output should be a bitmap asset rather than repo-native code or vector. Do not use when the task is better handled by editing existing SVG/vector/code-native assets, extending an established icon or logo system, or building the visual directly in HTML/CSS/canvas.",

@@ -44,7 +44,7 @@ const BUDGET_CHARS: u64 = 15_000;
 const DESCRIPTION_LIMIT: usize = 1024;
 const NAME_LIMIT: usize = 64;
 
-const BUILTINS: [(&str, &str); 2] = [
+pub(super) const BUILTINS: [(&str, &str); 2] = [
     (
         "customize-cloud-agent",
         "Skill for customizing the Copilot cloud agent (formerly known as Copilot coding agent) environment, including copilot-setup-steps.yml configuration, preinstalling tools and dependencies, runners, and settings. Use when the user mentions copilot-setup-steps, copilot setup steps, or wants to configure the cloud agent environment.",

@@ -39,7 +39,7 @@ const HEADER_2_5: &str = "# Available Agent Skills\n\nYou have access to the fol
 const FOOTER: &str = "\n</available_skills>";
 
 /// The client's own skills at [`VERSION`]: name and description.
-const BUILTINS: [(&str, &str); 2] = [
+pub(super) const BUILTINS: [(&str, &str); 2] = [
     (
         "skill-creator",
         "Guide for creating effective skills. This skill should be used when users want to create a new skill (or update an existing skill) that extends Gemini CLI's capabilities with specialized knowledge, workflows, or tool integrations.",

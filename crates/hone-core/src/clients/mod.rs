@@ -162,6 +162,23 @@ pub fn predict(
     }
 }
 
+/// The client's own skills, as its modelled version lists them beside the
+/// author's: name and description. They compete for the same requests, so
+/// the rankers and evals can let them take part (see
+/// [`crate::rank::RoutingDoc::builtins`]).
+pub fn builtins(client: Client) -> Vec<(&'static str, &'static str)> {
+    match client {
+        Client::ClaudeCode => claude_code::builtins()
+            .iter()
+            .map(|b| (b.name.as_str(), b.description.as_str()))
+            .collect(),
+        Client::Codex => codex::BUILTINS.to_vec(),
+        Client::Gemini => gemini::BUILTINS.to_vec(),
+        Client::Opencode => vec![opencode::BUILTIN],
+        Client::Copilot => copilot::BUILTINS.to_vec(),
+    }
+}
+
 /// The client version Hone's profile of `client` was read from, if it has one.
 pub fn modelled_version(client: Client) -> Option<&'static str> {
     match client {

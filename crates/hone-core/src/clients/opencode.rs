@@ -30,7 +30,7 @@ pub const VERSION: &str = "1.18.33";
 const HEADER: &str = "Skills provide specialized instructions and workflows for specific tasks.\nUse the skill tool to load a skill when a task matches its description.\n<available_skills>\n";
 const FOOTER: &str = "\n</available_skills>";
 
-const BUILTIN: (&str, &str) = (
+pub(super) const BUILTIN: (&str, &str) = (
     "customize-opencode",
     "Use ONLY when the user is editing or creating opencode's own configuration: opencode.json, opencode.jsonc, files under .opencode/, or files under ~/.config/opencode/. Also use when creating or fixing opencode agents, subagents, skills, plugins, MCP servers, or permission rules. Do not use for the user's own application code, or for any project that is not configuring opencode itself.",
 );

@@ -41,7 +41,9 @@ pub struct Step {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Action {
-    /// Load the named skill (only when the client lists it).
+    /// Load the named skill (only when the client lists it). Words after
+    /// the name are its arguments, as after `/name` (Claude Code passes
+    /// them on; the other clients' tools take none).
     Skill(String),
     /// Write a file, relative to the workspace.
     Write { path: String, content: String },
@@ -79,7 +81,7 @@ impl Script {
     /// The skill the script loads, which its conditions are about.
     fn skill(&self) -> Option<&str> {
         self.steps.iter().find_map(|step| match &step.action {
-            Action::Skill(name) => Some(name.as_str()),
+            Action::Skill(spec) => Some(skill_name(spec)),
             _ => None,
         })
     }
@@ -219,6 +221,11 @@ impl Script {
     }
 }
 
+/// The skill a `skill` step names: its first word.
+fn skill_name(spec: &str) -> &str {
+    spec.split_whitespace().next().unwrap_or("")
+}
+
 /// Whether a listing shows `skill` as an entry (`- skill: …` or `- skill`).
 fn listing_names(listing: &str, skill: &str) -> bool {
     listing.lines().any(|line| {
@@ -237,7 +244,10 @@ enum Turn {
 fn claude_code_call(action: &Action, workspace: &Path) -> Turn {
     let absolute = |path: &str| workspace.join(path).display().to_string();
     match action {
-        Action::Skill(name) => Turn::Tool("Skill", json!({"skill": name})),
+        Action::Skill(spec) => match spec.trim().split_once(char::is_whitespace) {
+            Some((name, args)) => Turn::Tool("Skill", json!({"skill": name, "args": args.trim()})),
+            None => Turn::Tool("Skill", json!({"skill": spec.trim()})),
+        },
         Action::Write { path, content } => Turn::Tool(
             "Write",
             json!({"file_path": absolute(path), "content": content}),
@@ -253,7 +263,7 @@ fn claude_code_call(action: &Action, workspace: &Path) -> Turn {
 
 fn gemini_call(action: &Action) -> Turn {
     match action {
-        Action::Skill(name) => Turn::Tool("activate_skill", json!({"name": name})),
+        Action::Skill(spec) => Turn::Tool("activate_skill", json!({"name": skill_name(spec)})),
         Action::Write { path, content } => {
             Turn::Tool("write_file", json!({"file_path": path, "content": content}))
         }
@@ -271,7 +281,7 @@ fn gemini_call(action: &Action) -> Turn {
 fn codex_call(action: &Action) -> Turn {
     let command = |cmd: String| Turn::Tool("exec_command", json!({"cmd": cmd}));
     match action {
-        Action::Skill(name) => command(format!("cat .agents/skills/{name}/SKILL.md")),
+        Action::Skill(spec) => command(format!("cat .agents/skills/{}/SKILL.md", skill_name(spec))),
         Action::Write { path, content } => command(format!(
             "mkdir -p \"$(dirname '{path}')\" && printf %s {} | base64 -d > '{path}'",
             base64(content.as_bytes())

@@ -44,7 +44,9 @@
 //! picked for which expected one: `{"expected": "deploy", "picked": "release",
 //! "count": 3}`. The expected skill is a case's first `expect` entry, or
 //! `(none)` for a negative; the pick is the selected top match, `(none)` when
-//! nothing is selected, `(error)` when the ranker failed. The diagonal
+//! nothing is selected, `(error)` when the ranker failed, `NAME (built-in)`
+//! when a client's own skill ranks first (runs with a client's built-ins,
+//! `hone eval --client`). The diagonal
 //! (`expected == picked`) holds the right picks, so the table draws as a
 //! heatmap; every other cell is a failure and names the skill picked instead.
 //! [`agreement`] compares the top picks of two runs over the same suites.
@@ -54,7 +56,8 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 
 use super::suite::Case;
-use crate::rank::{Match, RankError, RankerKind};
+use crate::clients::Client;
+use crate::rank::{Match, RankError, RankerKind, builtin_client};
 
 /// The outcome of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -173,6 +176,9 @@ pub struct RankedSkill {
     pub id: String,
     pub score: f32,
     pub confidence: f32,
+    /// The client whose built-in skill this is, when it is not the library's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub builtin_of: Option<Client>,
 }
 
 /// The outcome of one case.
@@ -195,6 +201,10 @@ pub struct CaseReport {
     pub passed: bool,
     /// Why the case failed, in one sentence.
     pub failure: Option<String>,
+    /// The built-in skill the client would pick for this request instead of
+    /// the library's: the top match, when it is one of the client's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub taken_by_builtin: Option<String>,
     pub latency_ms: f64,
     /// The full ranking, kept in memory for the metrics only.
     #[serde(skip)]
@@ -213,14 +223,21 @@ impl CaseReport {
             Ok(matches) => (matches, None),
             Err(err) => (Vec::new(), Some(err.to_string())),
         };
-        let expected = |id: &str| case.expect.iter().flatten().any(|e| e == id);
-        let first_expected_rank = matches.iter().position(|m| expected(&m.id)).map(|i| i + 1);
+        let expected = |m: &Match| {
+            builtin_client(&m.key).is_none() && case.expect.iter().flatten().any(|e| *e == m.id)
+        };
+        let first_expected_rank = matches.iter().position(expected).map(|i| i + 1);
+        // A built-in is never the library's pick: it is reported apart.
         let selected: Vec<String> = matches
             .iter()
-            .filter(|m| m.confidence >= threshold)
+            .filter(|m| m.confidence >= threshold && builtin_client(&m.key).is_none())
             .map(|m| m.id.clone())
             .collect();
         let top_match = matches.first();
+        let top_builtin = top_match.and_then(|m| Some((builtin_client(&m.key)?, m)));
+        let taken_by_builtin = top_builtin
+            .filter(|(_, m)| m.confidence >= threshold)
+            .map(|(_, m)| m.id.clone());
         let rejected: Vec<&String> = selected
             .iter()
             .filter(|id| case.reject.contains(id))
@@ -236,7 +253,18 @@ impl CaseReport {
         } else if case.is_positive() {
             match top_match {
                 None => Some(NO_MATCH.to_owned()),
-                Some(m) if !expected(&m.id) => Some(format!(
+                Some(m) if top_builtin.is_some() => Some(format!(
+                    "{}'s built-in `{}` ranks first{} (first expected at rank {})",
+                    top_builtin.map_or("", |(c, _)| c.display_name()),
+                    m.id,
+                    if taken_by_builtin.is_some() {
+                        ": the agent would take it"
+                    } else {
+                        ", below the threshold"
+                    },
+                    first_expected_rank.map_or("> 10".to_owned(), |r| r.to_string())
+                )),
+                Some(m) if !expected(m) => Some(format!(
                     "top match `{}` is not expected (first expected at rank {})",
                     m.id,
                     first_expected_rank.map_or("> 10".to_owned(), |r| r.to_string())
@@ -265,11 +293,13 @@ impl CaseReport {
                     id: m.id.clone(),
                     score: m.score,
                     confidence: m.confidence,
+                    builtin_of: builtin_client(&m.key),
                 })
                 .collect(),
             selected,
             passed: failure.is_none(),
             failure,
+            taken_by_builtin,
             latency_ms,
             ranked: matches.into_iter().map(|m| m.id).collect(),
         }
@@ -288,6 +318,9 @@ impl CaseReport {
             if self.failure.as_deref() != Some(NO_MATCH) {
                 return RANKER_ERROR.to_owned();
             }
+        }
+        if let Some(builtin) = &self.taken_by_builtin {
+            return format!("{builtin} (built-in)");
         }
         self.selected
             .first()
@@ -669,6 +702,66 @@ mod tests {
 
     fn report(cases: Vec<CaseReport>) -> Report {
         Report::new("s".into(), "l".into(), RankerKind::Bm25, 0.5, cases)
+    }
+
+    #[test]
+    fn a_builtin_ranking_first_takes_the_case_and_is_never_selected() {
+        let mut matches = ranked(&[("code-review", 0.9), ("review-checklist", 0.8)]).unwrap();
+        matches[0].key = "builtin:claude-code/code-review".into();
+        let taken = CaseReport::new(
+            "s",
+            &case(Some(&["review-checklist"]), &[], "d"),
+            Ok(matches.clone()),
+            0.5,
+            1.0,
+        );
+        assert!(!taken.passed);
+        assert_eq!(taken.taken_by_builtin.as_deref(), Some("code-review"));
+        assert_eq!(
+            taken.failure.as_deref(),
+            Some(
+                "Claude Code's built-in `code-review` ranks first: the agent would take it (first expected at rank 2)"
+            )
+        );
+        assert_eq!(taken.selected, ["review-checklist"]);
+        assert_eq!(taken.top[0].builtin_of, Some(Client::ClaudeCode));
+        assert_eq!(taken.pick(), "code-review (built-in)");
+        // Below the threshold the built-in is not picked either.
+        let low = CaseReport::new(
+            "s",
+            &case(Some(&["review-checklist"]), &[], "d"),
+            Ok(matches.clone()),
+            0.95,
+            1.0,
+        );
+        assert_eq!(low.taken_by_builtin, None);
+        assert!(
+            low.failure
+                .as_deref()
+                .unwrap()
+                .contains("ranks first, below the threshold")
+        );
+        assert_eq!(low.pick(), NO_SKILL);
+
+        // A request no library skill should take may go to a built-in.
+        let negative = CaseReport::new(
+            "s",
+            &case(Some(&[]), &[], "d"),
+            Ok(matches[..1].to_vec()),
+            0.5,
+            1.0,
+        );
+        assert!(negative.passed, "{:?}", negative.failure);
+        // The JSON of a run without built-ins is unchanged.
+        let plain = CaseReport::new(
+            "s",
+            &case(Some(&["a"]), &[], "d"),
+            ranked(&[("a", 0.9)]),
+            0.5,
+            1.0,
+        );
+        let json = serde_json::to_string(&plain).unwrap();
+        assert!(!json.contains("builtin"), "{json}");
     }
 
     #[test]

@@ -53,6 +53,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::clients::Client;
 use crate::library::Library;
 use crate::skill::Skill;
 
@@ -95,6 +96,35 @@ impl RoutingDoc {
         library.skills.iter().map(RoutingDoc::from_skill).collect()
     }
 
+    /// The built-in skills `client` lists beside the library's, as routing
+    /// documents that compete with `library_docs` for the same requests. A
+    /// built-in whose name a library skill takes is left out: the client
+    /// lists the author's skill in its place.
+    pub fn builtins(client: Client, library_docs: &[RoutingDoc]) -> Vec<RoutingDoc> {
+        crate::clients::builtins(client)
+            .into_iter()
+            .filter(|(name, _)| !library_docs.iter().any(|d| d.id == *name))
+            .map(|(name, description)| RoutingDoc {
+                key: format!("{BUILTIN_KEY}{}/{name}", client.as_str()),
+                id: name.to_owned(),
+                name: name.to_owned(),
+                description: description.to_owned(),
+                when_to_use: None,
+                triggers: Vec::new(),
+            })
+            .collect()
+    }
+
+    /// The library's documents with `client`'s built-ins added, or alone
+    /// when there is no client.
+    pub fn with_builtins(mut docs: Vec<RoutingDoc>, client: Option<Client>) -> Vec<RoutingDoc> {
+        if let Some(client) = client {
+            let builtins = RoutingDoc::builtins(client, &docs);
+            docs.extend(builtins);
+        }
+        docs
+    }
+
     /// The text of one field. Triggers are joined by newlines; highlight ranges
     /// of [`TermMatch`] are byte offsets into this text.
     pub fn field_text(&self, field: RoutingField) -> Cow<'_, str> {
@@ -120,6 +150,15 @@ impl RoutingDoc {
         }
         text
     }
+}
+
+/// The key prefix of a client's built-in skill: `builtin:CLIENT/NAME`.
+const BUILTIN_KEY: &str = "builtin:";
+
+/// The client whose built-in skill a document key names, if it names one.
+pub fn builtin_client(key: &str) -> Option<Client> {
+    let rest = key.strip_prefix(BUILTIN_KEY)?;
+    Client::parse(rest.split_once('/')?.0)
 }
 
 /// A field of the routing metadata.
@@ -480,16 +519,23 @@ pub fn build(
 }
 
 /// A ranker of `kind` over the skills of `library` in `view` (see
-/// [`build`] for the model and `progress`).
+/// [`build`] for the model and `progress`). In the listing view, `builtins`
+/// names the client whose own skills compete beside the library's, as that
+/// client lists them; the retrieval view answers "which skill of this
+/// library", so it never holds them.
 pub fn build_view(
     view: RankView,
     kind: RankerKind,
     library: &Library,
+    builtins: Option<Client>,
     model: Option<&std::path::Path>,
     progress: &mut dyn FnMut(crate::embed::EmbedProgress),
 ) -> Result<Box<dyn Ranker>, RankError> {
     match view {
-        RankView::Listing => build(kind, RoutingDoc::from_library(library), model, progress),
+        RankView::Listing => {
+            let docs = RoutingDoc::with_builtins(RoutingDoc::from_library(library), builtins);
+            build(kind, docs, model, progress)
+        }
         RankView::Retrieval => Ok(Box::new(retrieval::RetrievalRanker::for_skills(
             kind,
             &library.skills,
