@@ -69,4 +69,8 @@ pub const COMMANDS: &[&str] = &[
     "bench_cancel",
     "bench_keep",
     "bench_add_case",
+    "clients_list",
+    "clients_verdicts",
+    "clients_capture",
+    "clients_capture_cancel",
 ];

@@ -32,8 +32,8 @@ use serde::{Deserialize, Serialize};
 use tauri_specta::{ErrorHandlingMode, collect_commands};
 
 use crate::{
-    agent, baseline, bench, confirm, diagnose, editor, health, installs, library, packs, panel,
-    preview, security, serving, stages, window,
+    agent, baseline, bench, clients, confirm, diagnose, editor, health, installs, library, packs,
+    panel, preview, security, serving, stages, window,
 };
 
 /// Why a command failed, for the window to show.
@@ -207,6 +207,10 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             bench::bench_cancel,
             bench::bench_keep,
             bench::bench_add_case,
+            clients::clients_list,
+            clients::clients_verdicts,
+            clients::clients_capture,
+            clients::clients_capture_cancel,
         ])
         .error_handling(ErrorHandlingMode::Result)
         // One TypeScript type per Rust type: the window reads what the app

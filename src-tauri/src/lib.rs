@@ -10,6 +10,7 @@
 mod agent;
 mod baseline;
 mod bench;
+mod clients;
 mod commands;
 mod confirm;
 mod diagnose;
@@ -59,6 +60,7 @@ pub fn run() {
             app.manage(serving::Serving::default());
             app.manage(agent::AgentState::default());
             app.manage(bench::BenchState::default());
+            app.manage(clients::CaptureState::default());
             Ok(())
         })
         .register_uri_scheme_protocol(preview::PREVIEW_SCHEME, |ctx, _request| {

@@ -88,7 +88,7 @@ fn the_listing_and_clients_story() {
         .await;
         app.wait_for("[data-testid=compat] li[data-target=claude-api][data-verdict=refused]")
             .await;
-        app.screenshot("clients").await;
+        app.screenshot("compatibility").await;
         // A finding leads to its line in the editor.
         app.click(&format!("{refused} button.finding")).await;
         app.wait_for_focus_in("[data-testid=editor]").await;

@@ -16,6 +16,7 @@
 
 mod agent;
 mod benchmark;
+mod clients;
 mod diagnostics;
 mod distribution;
 mod harness;

@@ -217,6 +217,17 @@ export const commands = {
 	 *  `request.stamp` was read, so the window can ask first.
 	 */
 	benchAddCase: (path: string, request: NewTaskCase) => typedError<TaskSuiteView, CommandError>(__TAURI_INVOKE("bench_add_case", { path, request })),
+	/**  The five clients, their models, and which are installed here. */
+	clientsList: () => typedError<ClientChoiceView[], CommandError>(__TAURI_INVOKE("clients_list")),
+	/**  What `choice`'s client does with each skill of the open library. */
+	clientsVerdicts: (choice: ClientChoice) => typedError<LibraryVerdicts, CommandError>(__TAURI_INVOKE("clients_verdicts", { choice })),
+	/**
+	 *  Runs the installed client of `choice` offline on the open library, as
+	 *  installed for it, and compares its listing with the prediction.
+	 */
+	clientsCapture: (choice: ClientChoice) => typedError<CaptureView, CommandError>(__TAURI_INVOKE("clients_capture", { choice })),
+	/**  Stops the capture in progress, if any; answers whether one was running. */
+	clientsCaptureCancel: () => __TAURI_INVOKE<boolean>("clients_capture_cancel"),
 };
 
 /* Types */
@@ -479,6 +490,28 @@ export type BlockedSkill = {
 	findings: Diagnostic[],
 };
 
+/**  The listing budget, where the client has one. */
+export type Budget = {
+	/**  The model's context window in tokens. */
+	context_window_tokens: number,
+	/**  The characters the client counts per token for this model. */
+	bytes_per_token: number,
+	/**  The share of the window the listing may take. */
+	fraction: number,
+	/**  The budget in characters, and where it came from. */
+	budget_chars: number,
+	/**
+	 *  `fraction` (window × bytes per token × fraction) or `env`
+	 *  (`SLASH_COMMAND_TOOL_CHAR_BUDGET`).
+	 */
+	source: string,
+	/**  The characters the whole listing takes with every description. */
+	full_chars: number,
+	over_budget: boolean,
+	/**  Descriptions dropped to fit (their names stay). */
+	bare: number,
+};
+
 /**  How the Claude Code listing fits its budget at a context-window size. */
 export type BudgetReport = {
 	context_window_tokens: number,
@@ -548,6 +581,24 @@ export type Calibration = {
 	 *  accuracy and false-positive rate.
 	 */
 	after: ThresholdScore,
+};
+
+/**
+ *  A capture's result: the comparison `hone clients show --format json`
+ *  prints, and what the run said when the client sent no listing.
+ */
+export type CaptureView = {
+	comparison: ListingComparison,
+	/**  The client's exit status, or why it did not finish. */
+	status: string,
+	requests: number,
+	stderr_tail: string,
+	/**  How the run was kept off the network, in words. */
+	isolation: string,
+	/**  The same entries as predicted, each byte-identical, in another order. */
+	reordered: boolean,
+	/**  Whether the client lists in an order Hone predicts. */
+	order_is_stable: boolean,
 };
 
 /**  One request and what should be selected for it. */
@@ -667,6 +718,33 @@ input_match?: string | null; min?: number | null; max?: number | null } | { type
 
 /**  A client that discovers skills and lists them to its model. */
 export type Client = "claude-code" | "codex" | "gemini" | "opencode" | "copilot";
+
+/**  The client and model the tab shows. */
+export type ClientChoice = {
+	client: Client,
+	/**  `None`: the client's default. */
+	model: string | null,
+};
+
+/**  A client as the tab's picker offers it. */
+export type ClientChoiceView = {
+	profile: Profile,
+	/**  The installed version, when Hone's set-up installed the client. */
+	installed: string | null,
+	/**  How to install it, when it is not. */
+	install_hint: string | null,
+};
+
+/**  What a client does with one skill. */
+export type ClientVerdict = 
+/**  Listed as the frontmatter has it. */
+"loads" | 
+/**  Listed, but the entry differs from the frontmatter. */
+"loads-with-changes" | 
+/**  Not loaded at all. */
+"left-out" | 
+/**  Loaded, but listed by name only or not shown to the model. */
+"hidden";
 
 /**  Two colliding skills, by index in the documents given to the index. */
 export type Collision = {
@@ -822,6 +900,22 @@ export type Edit = {
 	start: number,
 	end: number,
 	replacement: string,
+};
+
+/**  One entry of the listing, in the client's order. */
+export type Entry = {
+	/**  Byte-identical to what the model gets for this skill. */
+	text: string,
+	/**  The name the model calls the skill by. */
+	name: string,
+	/**  The description as shown (after cuts and escaping); empty when bare. */
+	description: string,
+	/**  The `SKILL.md` it comes from; empty for a built-in. */
+	path: string,
+	/**  Shown without its description (over budget or `name-only`). */
+	bare: boolean,
+	/**  One of the client's own skills. */
+	builtin: boolean,
 };
 
 /**  What kind of failure a [`CommandError`] is. */
@@ -1168,6 +1262,12 @@ export type KeywordExplanation = {
 	evidence: number,
 };
 
+/**  A skill folder the client does not list, and why. */
+export type LeftOut = {
+	path: string,
+	reason: string,
+};
+
 /**  Sent through the watch channel when files of the library change on disk. */
 export type LibraryChanged = {
 	library: LibraryView,
@@ -1224,6 +1324,24 @@ export type LibraryStages = {
 	skills: StageTotals[],
 };
 
+/**  The library as one client, at one version and model, lists it. */
+export type LibraryVerdicts = {
+	client: Client,
+	client_version: string,
+	model: string,
+	/**  Where the listing sits in the request, in words. */
+	placement: string,
+	/**  The folder the library is taken to be installed in, under its root. */
+	installed_as: string,
+	budget: Budget | null,
+	/**  One per skill of the library, in the library's order. */
+	skills: SkillVerdict[],
+	/**  The client's own skills, as listed. */
+	builtins: Entry[],
+	/**  The whole listing, as the model reads it. */
+	listing: string,
+};
+
 export type LibraryView = {
 	roots: RootView[],
 	skills: SkillSummary[],
@@ -1262,6 +1380,35 @@ export type Lift = {
 
 /**  What the lift says about the skill. */
 export type LiftVerdict = "helps" | "hurts" | "cant-tell-yet";
+
+/**
+ *  The real listing beside the prediction, as `hone clients show --format
+ *  json` prints it.
+ */
+export type ListingComparison = {
+	client: Client,
+	installed_version: string,
+	prediction: Prediction,
+	/**  The listing the client sent, when a request carried one. */
+	captured: string | null,
+	/**  Whether the listing is byte-identical to the prediction's. */
+	identical: boolean,
+	entries_compared: number,
+	entries_identical: number,
+	differences: ListingDifference[],
+	/**  Whether the run had a network namespace with loopback only. */
+	isolated: boolean,
+	seconds: number,
+	note: string,
+};
+
+/**  One entry where the prediction and the real listing differ. */
+export type ListingDifference = {
+	/**  0-based, in listing order. */
+	index: number,
+	predicted: string | null,
+	real: string | null,
+};
 
 /**  How one skill appears in Claude Code's listing, and why. */
 export type ListingStatus = {
@@ -1509,6 +1656,23 @@ export type Position = {
 	offset: number,
 };
 
+/**  What one client, at one version and model, shows the model. */
+export type Prediction = {
+	client: Client,
+	client_version: string,
+	model: string,
+	/**  Where the listing sits in the request, in words. */
+	placement: string,
+	budget: Budget | null,
+	entries: Entry[],
+	left_out: LeftOut[],
+	/**
+	 *  The listing as the model reads it: the entries with the client's
+	 *  own header and separators.
+	 */
+	listing: string,
+};
+
 export type Preview = {
 	/**  Address of the rendered body for the preview frame. */
 	url: string,
@@ -1524,6 +1688,24 @@ export type Preview = {
 export type ProblemView = {
 	path: string,
 	message: string,
+};
+
+/**
+ *  What the app offers to choose for a client: its name, the version Hone
+ *  models, its default model and the other models its profile knows.
+ */
+export type Profile = {
+	client: Client,
+	name: string,
+	version: string | null,
+	/**  What the client uses when no model is chosen, in words. */
+	default_model: string,
+	/**
+	 *  Other models whose listing the profile predicts (a budget or a
+	 *  header that changes with the model); empty when the model changes
+	 *  nothing.
+	 */
+	models: string[],
 };
 
 export type Progress = {
@@ -2006,6 +2188,24 @@ export type SkillSummary = {
 	warnings: number,
 	/**  Tokens of what an agent always sees (name and description). */
 	metadata_tokens: number,
+};
+
+/**  One skill of the library as one client lists it. */
+export type SkillVerdict = {
+	/**  The skill's id in the library. */
+	skill: string,
+	/**  Its `SKILL.md` in the library. */
+	path: string,
+	verdict: ClientVerdict,
+	/**
+	 *  The entry, byte for byte as the model reads it (its paths shown
+	 *  under the library's root).
+	 */
+	entry: string | null,
+	/**  What differs from the frontmatter, one phrase each. */
+	changes: string[],
+	/**  Why, in a sentence. */
+	why: string,
 };
 
 /**  A `--print-config` snippet for one client. */

@@ -3,6 +3,7 @@
 
 import { createContext } from 'svelte';
 import type { Benchmark } from './bench.svelte';
+import type { ClientsView } from './clients.svelte';
 import type { Commands } from './commands.svelte';
 import type { Dialogs } from './dialogs.svelte';
 import type { Layout } from './layout.svelte';
@@ -20,6 +21,7 @@ export interface Services {
   commands: Commands;
   security: SecurityReports;
   bench: Benchmark;
+  clients: ClientsView;
 }
 
 export const [useServices, provideServices] = createContext<Services>();

@@ -182,5 +182,13 @@ export const benchKeep = throwing(commands.benchKeep);
 /** Appends a task case; refused with `conflict` when the file changed since `stamp`. */
 export const benchAddCase = throwing(commands.benchAddCase);
 
+// The Clients tab: what each agent client lists of the library, and a capture
+// of the installed client's real listing (src-tauri/src/clients.rs; hone_core::clients).
+export const clientsList = throwing(commands.clientsList);
+export const clientsVerdicts = throwing(commands.clientsVerdicts);
+/** Runs the installed client offline; long (seconds to a minute), cancellable. */
+export const clientsCapture = throwing(commands.clientsCapture);
+export const clientsCaptureCancel = commands.clientsCaptureCancel;
+
 /** Remembers the open library's target (its evals/hone-settings.json); a `library_changed` event follows with the library checked for it. */
 export const setLibraryTarget = throwing(commands.setLibraryTarget);

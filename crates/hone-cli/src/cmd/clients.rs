@@ -1,13 +1,14 @@
 //! `hone clients`: the agent clients installed here, and what the installed
 //! client really shows its model beside Hone's prediction.
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anstream::println;
-use hone_core::clients::capture::{self, Captured, Installed, Isolation, Plan};
-use hone_core::clients::{self, Client, Environment, Prediction, Scope};
+use hone_core::agent::Cancel;
+use hone_core::clients::capture::{self, Captured, Isolation, Plan};
+use hone_core::clients::compare::{self, CaptureOptions, ListingComparison};
+use hone_core::clients::{self, Client, Environment};
 use serde::Serialize;
 
 #[derive(clap::Args)]
@@ -123,136 +124,10 @@ fn list(format: Format) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The scratch project and home a capture runs in, holding copies of the
-/// skill folders and settings the client would read.
-struct Scratch {
-    _dir: tempfile::TempDir,
-    project: PathBuf,
-    home: PathBuf,
-}
-
-fn scratch_copy(dir: &Path, env: &Environment, client: Client) -> anyhow::Result<Scratch> {
-    let scratch = tempfile::tempdir()?;
-    let project = scratch.path().join("project");
-    let home = scratch.path().join("home");
-    std::fs::create_dir_all(&project)?;
-    std::fs::create_dir_all(&home)?;
-    // A git root, as the clients look for the project's root.
-    std::fs::create_dir_all(project.join(".git"))?;
-    for (base, target, scope) in [
-        (dir, &project, Scope::Project),
-        (&env.home, &home, Scope::User),
-    ] {
-        for folder in client.skill_folders(scope) {
-            let from = base.join(folder);
-            if from.is_dir() {
-                capture::copy_tree(
-                    &from,
-                    &target.join(folder),
-                    capture::Links::Follow,
-                    u64::MAX,
-                )?;
-            }
-        }
-    }
-    for file in [".claude/settings.json", ".claude/settings.local.json"] {
-        if dir.join(file).is_file() {
-            std::fs::create_dir_all(project.join(".claude"))?;
-            std::fs::copy(dir.join(file), project.join(file))?;
-        }
-    }
-    if env.home.join(".claude/settings.json").is_file() {
-        std::fs::create_dir_all(home.join(".claude"))?;
-        std::fs::copy(
-            env.home.join(".claude/settings.json"),
-            home.join(".claude/settings.json"),
-        )?;
-    }
-    Ok(Scratch {
-        _dir: scratch,
-        project,
-        home,
-    })
-}
-
-#[derive(Serialize)]
-struct Comparison<'a> {
-    client: Client,
-    installed_version: &'a str,
-    prediction: &'a Prediction,
-    captured: Option<&'a str>,
-    identical: bool,
-    entries_compared: usize,
-    entries_identical: usize,
-    differences: Vec<Difference>,
-    isolated: bool,
-    seconds: f64,
-    note: &'static str,
-}
-
-#[derive(Serialize)]
-pub struct Difference {
-    pub index: usize,
-    pub predicted: Option<String>,
-    pub real: Option<String>,
-}
-
-const PRIVACY_NOTE: &str =
-    "Nothing left this machine: the client ran on scratch copies against a loopback stand-in.";
-
-/// Entry by entry, where the prediction and the real listing differ.
-pub fn compare(predicted: &[String], real: &[String]) -> (usize, Vec<Difference>) {
-    let mut identical = 0;
-    let mut differences = Vec::new();
-    for index in 0..predicted.len().max(real.len()) {
-        let p = predicted.get(index);
-        let r = real.get(index);
-        if p == r {
-            identical += 1;
-        } else {
-            differences.push(Difference {
-                index,
-                predicted: p.cloned(),
-                real: r.cloned(),
-            });
-        }
-    }
-    (identical, differences)
-}
-
-pub fn plan_for(
-    installed: Installed,
-    project: &Path,
-    home: &Path,
-    model: Option<&str>,
-    env: &Environment,
-    timeout: u64,
-) -> Plan {
-    let passed = ["SLASH_COMMAND_TOOL_CHAR_BUDGET"];
-    Plan {
-        installed,
-        project: project.to_path_buf(),
-        home: home.to_path_buf(),
-        model: model.map(str::to_string),
-        vars: passed
-            .iter()
-            .filter_map(|name| env.var(name).map(|v| (name.to_string(), v.to_string())))
-            .collect(),
-        timeout_secs: timeout,
-        task: None,
-    }
-}
-
 /// This program, re-executed inside the namespace.
 pub fn isolation() -> Isolation {
     match std::env::current_exe() {
-        Ok(exe) => Isolation::Namespace {
-            reexec: vec![
-                OsString::from(exe),
-                OsString::from("clients"),
-                OsString::from("capture-inside"),
-            ],
-        },
+        Ok(exe) => compare::reexec_isolation(exe),
         Err(_) => Isolation::None,
     }
 }
@@ -265,76 +140,27 @@ fn show(
     timeout: u64,
 ) -> anyhow::Result<ExitCode> {
     let env = Environment::current();
-    let Some(installed) = capture::find_installed(client, &env) else {
-        anyhow::bail!(
-            "{} is not installed where Hone looks ({}); `make test` installs it, or run scripts/install-clients.sh",
-            client.display_name(),
-            capture::clients_dir(&env).display()
-        );
-    };
-    if !dir.is_dir() {
-        anyhow::bail!("{} is not a folder", dir.display());
-    }
-    let scratch = scratch_copy(dir, &env, client)?;
-    let mut scratch_env = Environment::with_home(&scratch.home);
-    // The clients' own files stay where they are installed.
-    scratch_env.vars.insert(
-        "HONE_CLIENTS_DIR".into(),
-        capture::clients_dir(&env).display().to_string(),
-    );
-    for (name, value) in &env.vars {
-        if name == "SLASH_COMMAND_TOOL_CHAR_BUDGET" {
-            scratch_env.vars.insert(name.clone(), value.clone());
-        }
-    }
-    let Some(prediction) = clients::predict(client, &scratch.project, &scratch_env, model) else {
-        anyhow::bail!("Hone does not model {} yet", client.display_name());
-    };
-    let version = installed.version.clone();
-    let plan = plan_for(
-        installed,
-        &scratch.project,
-        &scratch.home,
+    let isolation = isolation();
+    let cancel = Cancel::new();
+    let options = CaptureOptions {
         model,
-        &env,
         timeout,
-    );
-    let captured: Captured = capture::run(&plan, &isolation())?;
-    let real = captured.listing.as_deref();
-    let predicted_entries: Vec<String> =
-        prediction.entries.iter().map(|e| e.text.clone()).collect();
-    let real_entries = real
-        .map(|r| clients::split_listing(client, r))
-        .unwrap_or_default();
-    let (identical_count, differences) = compare(&predicted_entries, &real_entries);
-    let identical = real == Some(prediction.listing.as_str());
-    let comparison = Comparison {
-        client,
-        installed_version: &version,
-        prediction: &prediction,
-        captured: real,
-        identical,
-        entries_compared: predicted_entries.len().max(real_entries.len()),
-        entries_identical: identical_count,
-        differences,
-        isolated: captured.isolated,
-        seconds: captured.seconds,
-        note: PRIVACY_NOTE,
+        isolation: &isolation,
+        cancel: &cancel,
     };
+    let shown = compare::show(dir, client, &env, &options)?;
     match format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&comparison)?),
-        Format::Text => print_comparison(&comparison, &captured),
+        Format::Json => println!("{}", serde_json::to_string_pretty(&shown.comparison)?),
+        Format::Text => print_comparison(&shown.comparison, &shown.captured),
     }
-    Ok(
-        if identical || real.is_none() && prediction.entries.is_empty() {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(1)
-        },
-    )
+    Ok(if shown.agrees() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
-fn print_comparison(c: &Comparison, captured: &Captured) {
+fn print_comparison(c: &ListingComparison, captured: &Captured) {
     println!(
         "{} {} (Hone models {}), model {}",
         c.client.display_name(),
@@ -386,15 +212,7 @@ fn print_comparison(c: &Comparison, captured: &Captured) {
             }
         }
     }
-    println!(
-        "{} {}",
-        PRIVACY_NOTE,
-        if c.isolated {
-            "The run had loopback only."
-        } else {
-            "No network namespace was available, so the client was only pointed at loopback."
-        }
-    );
+    println!("{} {}", c.note, compare::isolation_note(c.isolated));
 }
 
 fn first_line(text: &str) -> &str {

@@ -21,6 +21,7 @@ use serde_json::Value;
 use super::script::Script;
 use super::standin::{Recorded, StandIn};
 use super::{Client, claude_code};
+use crate::agent::Cancel;
 
 /// An installed client: how to start it, and its version.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -171,6 +172,8 @@ pub enum CaptureError {
     },
     #[error("the isolated run failed: {0}")]
     Isolated(String),
+    #[error("the run was cancelled")]
+    Cancelled,
 }
 
 /// How the run is kept off the network.
@@ -187,15 +190,22 @@ pub enum Isolation {
 /// Runs the plan, in a namespace of its own where `isolation` asks for one
 /// and the OS allows it.
 pub fn run(plan: &Plan, isolation: &Isolation) -> Result<Captured, CaptureError> {
+    run_cancellable(plan, isolation, &Cancel::new())
+}
+
+/// [`run`], stopped (the client and everything it started killed) as soon as
+/// `cancel` is cancelled.
+pub fn run_cancellable(
+    plan: &Plan,
+    isolation: &Isolation,
+    cancel: &Cancel,
+) -> Result<Captured, CaptureError> {
     let Isolation::Namespace { reexec } = isolation else {
-        return run_here(plan, false);
+        return run_here_cancellable(plan, false, cancel);
     };
     // A live run needs the provider's network.
-    if plan.is_live() {
-        return run_here(plan, false);
-    }
-    if !namespaces_available() {
-        return run_here(plan, false);
+    if plan.is_live() || !namespaces_available() {
+        return run_here_cancellable(plan, false, cancel);
     }
     let scratch = tempfile::tempdir().map_err(CaptureError::Scratch)?;
     let plan_file = scratch.path().join("plan.json");
@@ -216,21 +226,58 @@ pub fn run(plan: &Plan, isolation: &Isolation) -> Result<Captured, CaptureError>
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
-    let output = command.output().map_err(|error| CaptureError::Spawn {
+    // A group of its own, so that a cancel stops the client it starts too.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command.spawn().map_err(|error| CaptureError::Spawn {
         program: "unshare".into(),
         error,
     })?;
+    let stderr = read_in_background(child.stderr.take());
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status.to_string(),
+            Ok(None) if cancel.is_cancelled() => {
+                kill_group(&mut child);
+                let _ = stderr.join();
+                return Err(CaptureError::Cancelled);
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
+            Err(err) => break format!("lost: {err}"),
+        }
+    };
+    let stderr = stderr.join().unwrap_or_default();
     let captured = std::fs::read(&out_file)
         .ok()
         .and_then(|bytes| serde_json::from_slice::<Captured>(&bytes).ok());
     match captured {
         Some(captured) => Ok(captured),
         None => Err(CaptureError::Isolated(format!(
-            "{}: {}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr).trim()
+            "{status}: {}",
+            stderr.trim()
         ))),
     }
+}
+
+/// Stops a client: its whole group when it has one of its own (outside a
+/// namespace), else the client alone.
+fn stop(child: &mut std::process::Child, isolated: bool) {
+    if isolated {
+        let _ = child.kill();
+        let _ = child.wait();
+    } else {
+        kill_group(child);
+    }
+}
+
+/// Kills `child` and every process of its group, then reaps it.
+fn kill_group(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    if let Some(pid) = rustix::process::Pid::from_raw(child.id() as i32) {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// Whether `unshare --net` works here (root, or unprivileged user
@@ -273,6 +320,14 @@ fn bring_up_loopback() {
 /// Runs the plan in this process's network (inside the namespace when called
 /// by the re-executed process).
 pub fn run_here(plan: &Plan, isolated: bool) -> Result<Captured, CaptureError> {
+    run_here_cancellable(plan, isolated, &Cancel::new())
+}
+
+fn run_here_cancellable(
+    plan: &Plan,
+    isolated: bool,
+    cancel: &Cancel,
+) -> Result<Captured, CaptureError> {
     if isolated {
         bring_up_loopback();
     }
@@ -327,6 +382,13 @@ pub fn run_here(plan: &Plan, isolated: bool) -> Result<Captured, CaptureError> {
     for (name, value) in vars.iter().chain(&plan.vars) {
         command.env(name, value);
     }
+    // Outside a namespace, a group of its own, so that a cancel or a timeout
+    // stops what the client started too (inside, the caller's kill of the
+    // namespace's group does).
+    #[cfg(unix)]
+    if !isolated {
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    }
     let started = Instant::now();
     let mut child = command.spawn().map_err(|error| CaptureError::Spawn {
         program: program.display().to_string(),
@@ -339,9 +401,12 @@ pub fn run_here(plan: &Plan, isolated: bool) -> Result<Captured, CaptureError> {
         match child.try_wait() {
             Ok(Some(status)) => break status.to_string(),
             Ok(None) if started.elapsed() > deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
+                stop(&mut child, isolated);
                 break format!("stopped after {} s", plan.timeout_secs);
+            }
+            Ok(None) if cancel.is_cancelled() => {
+                stop(&mut child, isolated);
+                return Err(CaptureError::Cancelled);
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(50)),
             Err(err) => break format!("lost: {err}"),
@@ -584,4 +649,62 @@ pub fn copy_tree(from: &Path, to: &Path, links: Links, max_file_bytes: u64) -> s
         }
     }
     Ok(())
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// How long the stand-in sleeps: a figure no other process uses.
+    const SLEEP: &str = "29.4321";
+
+    /// A stand-in for a client that never answers: a script that sleeps.
+    fn sleeper(dir: &Path) -> Installed {
+        use std::os::unix::fs::PermissionsExt;
+        let program = dir.join("client");
+        std::fs::write(&program, format!("#!/bin/sh\nsleep {SLEEP}\n")).unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Installed {
+            client: Client::ClaudeCode,
+            version: "0".into(),
+            command: vec![program],
+        }
+    }
+
+    #[test]
+    fn a_cancelled_run_stops_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let (project, home) = (dir.path().join("p"), dir.path().join("h"));
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        let plan = Plan {
+            installed: sleeper(dir.path()),
+            project,
+            home,
+            model: None,
+            vars: Vec::new(),
+            timeout_secs: 60,
+            task: None,
+        };
+        let cancel = Cancel::new();
+        let later = cancel.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            later.cancel();
+        });
+        let started = Instant::now();
+        let result = run_cancellable(&plan, &Isolation::None, &cancel);
+        assert!(matches!(result, Err(CaptureError::Cancelled)), "{result:?}");
+        assert!(started.elapsed() < Duration::from_secs(10));
+        // What the client started went with it.
+        let left = Command::new("pgrep")
+            .args(["-f", &format!("sleep {SLEEP}")])
+            .output()
+            .unwrap();
+        assert!(
+            left.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&left.stdout)
+        );
+    }
 }

@@ -10,6 +10,7 @@
 pub mod capture;
 pub mod claude_code;
 pub mod codex;
+pub mod compare;
 pub mod copilot;
 mod frontmatter;
 pub mod gemini;
@@ -17,6 +18,7 @@ pub mod opencode;
 pub mod prediction;
 pub mod script;
 pub mod standin;
+pub mod verdicts;
 
 use std::path::{Path, PathBuf};
 
@@ -185,6 +187,56 @@ pub fn modelled_version(client: Client) -> Option<&'static str> {
         Client::Gemini => Some(gemini::VERSION),
         Client::Opencode => Some(opencode::VERSION),
         Client::Copilot => copilot::MODELLED.then_some(copilot::VERSION),
+    }
+}
+
+/// What the app offers to choose for a client: its name, the version Hone
+/// models, its default model and the other models its profile knows.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Profile {
+    pub client: Client,
+    pub name: &'static str,
+    pub version: Option<&'static str>,
+    /// What the client uses when no model is chosen, in words.
+    pub default_model: &'static str,
+    /// Other models whose listing the profile predicts (a budget or a
+    /// header that changes with the model); empty when the model changes
+    /// nothing.
+    pub models: Vec<&'static str>,
+}
+
+/// The profile of `client`, as [`Profile`] says.
+pub fn profile(client: Client) -> Profile {
+    let (default_model, models): (&'static str, &[&'static str]) = match client {
+        Client::ClaudeCode => (
+            claude_code::DEFAULT_MODEL,
+            &[
+                "claude-sonnet-4-6",
+                "claude-opus-4-6",
+                "claude-sonnet-4-5",
+                "claude-sonnet-4-5[1m]",
+                "claude-haiku-4-5",
+            ],
+        ),
+        Client::Codex => (codex::DEFAULT_MODEL, &["gpt-6.2-sol"]),
+        Client::Gemini => (
+            "auto (gemini-3 routing)",
+            &[
+                "gemini-3.1-pro-preview",
+                "gemini-2.5-pro",
+                "gemini-2.5-flash",
+            ],
+        ),
+        Client::Opencode => ("the project's configured model", &[]),
+        Client::Copilot => (copilot::DEFAULT_MODEL, &[]),
+    };
+    Profile {
+        client,
+        name: client.display_name(),
+        version: modelled_version(client),
+        default_model,
+        models: models.to_vec(),
     }
 }
 
