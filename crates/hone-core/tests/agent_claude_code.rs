@@ -2,9 +2,9 @@
 //! `claude --print --output-format stream-json --verbose` writes (one JSON
 //! object a line: a `system` `init` event, `assistant` and `user` messages
 //! whose content blocks are Messages API blocks, then a `result` event with
-//! `total_cost_usd` and `usage`), replayed by a stand-in executable. The
-//! transcripts were written for these tests from Claude Code's documentation
-//! of the format; no live `claude` was run.
+//! `total_cost_usd` and `usage`), replayed by a stand-in executable (for the
+//! crash and the cost fields); and against the real `claude` binary, driven
+//! by a scripted loopback model. No live model was run.
 #![cfg(unix)]
 
 use std::os::unix::fs::PermissionsExt;
@@ -207,5 +207,92 @@ fn a_missing_claude_is_a_clear_error() {
     assert!(
         error.contains("cannot run") && error.contains("--claude-bin"),
         "{error}"
+    );
+}
+
+/// The provider against the real `claude` (installed by `make test`), driven
+/// by a scripted loopback model speaking the Messages API: a `Skill` call, a
+/// `Read` of a `SKILL.md`, and an answer with no call. Each script has its
+/// own stand-in, reached through a wrapper that points the real binary at it
+/// with a scratch `$HOME`.
+#[test]
+fn the_real_claude_code_picks_by_skill_call_or_skill_md_read() {
+    use hone_core::clients::capture;
+    use hone_core::clients::script::{Action, Script, Step};
+    use hone_core::clients::standin::StandIn;
+    use hone_core::clients::{Client, Environment};
+
+    let installed = capture::find_installed(Client::ClaudeCode, &Environment::current())
+        .expect("Claude Code is not installed: run scripts/install-clients.sh (make test does)");
+    let claude = installed.command[0].clone();
+    let dir = tempfile::tempdir().unwrap();
+    let library = library(&dir.path().join("skills"));
+    let skills: Vec<&Skill> = library.skills.iter().collect();
+    let model = "claude-sonnet-4-5";
+    let listing = Listing::new(
+        &skills,
+        ListingStyle::ClaudeCode,
+        &ListingSettings::new(200_000),
+        model,
+    );
+    let cases: [(&str, Action); 3] = [
+        ("skill", Action::Skill("deploy".into())),
+        (
+            "read",
+            Action::Read(".claude/skills/pdf-tools/SKILL.md".into()),
+        ),
+        ("none", Action::Answer("No skill fits this.".into())),
+    ];
+    let mut picks = Vec::new();
+    for (label, action) in cases {
+        let case = dir.path().join(label);
+        let home = case.join("home");
+        std::fs::create_dir_all(&home).unwrap();
+        let wrapper = case.join("claude");
+        let provider = ClaudeCode::new(model, Some(&wrapper), Duration::from_secs(120));
+        provider.prepare(&listing).unwrap();
+        let project = provider.project_dir().unwrap().to_path_buf();
+        let script = Script {
+            steps: vec![Step { action, when: None }],
+            workspace: project,
+        };
+        let standin = StandIn::start_with(Some((Client::ClaudeCode, script))).unwrap();
+        std::fs::write(
+            &wrapper,
+            format!(
+                "#!/bin/sh\nexport HOME='{home}' XDG_CONFIG_HOME='{home}/.config' ANTHROPIC_BASE_URL='http://127.0.0.1:{port}' \
+                 ANTHROPIC_API_KEY=loopback CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1\n\
+                 exec '{claude}' \"$@\"\n",
+                home = home.display(),
+                port = standin.port,
+                claude = claude.display(),
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let answer = provider
+            .ask(&listing, "please help with this", &Cancel::new())
+            .unwrap_or_else(|e| panic!("{label}: {e}"));
+        // The real client sent the listing Hone predicts for the model.
+        let sent = standin
+            .recorded()
+            .iter()
+            .find_map(|r| hone_core::clients::claude_code::listing_in_request(&r.body))
+            .unwrap_or_else(|| panic!("{label}: no listing in the client's requests"));
+        assert_eq!(Some(sent.as_str()), listing.system.as_deref(), "{label}");
+        picks.push(answer.choice);
+    }
+    assert_eq!(
+        picks[0],
+        Choice::Skill {
+            name: "deploy".into()
+        }
+    );
+    // A `Read` of `.claude/skills/pdf-tools/SKILL.md` is the skill named `pdf`.
+    assert_eq!(picks[1], Choice::Skill { name: "pdf".into() });
+    assert!(
+        matches!(&picks[2], Choice::NoSkill { text } if text.contains("No skill fits")),
+        "{:?}",
+        picks[2]
     );
 }

@@ -10,9 +10,9 @@
 //! its folder; the process is stopped as soon as it is known. `--max-turns`
 //! bounds what a run can do when no skill is picked.
 //!
-//! Claude Code uses its own login; Hone passes no key. This mode was tested
-//! against recorded transcripts replayed by a stand-in executable, not
-//! against a live `claude`.
+//! Claude Code uses its own login; Hone passes no key. This mode is tested
+//! against the real `claude` driven by a scripted loopback model, and
+//! against replayed transcripts; never against a live model.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
