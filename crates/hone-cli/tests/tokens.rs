@@ -203,3 +203,50 @@ fn listing_reads_settings_and_the_window() {
     let notes = String::from_utf8_lossy(&out.stderr);
     assert!(notes.contains("at risk: alpha"), "{notes}");
 }
+
+/// `--client` adds each client's listing of the library, from its profile,
+/// per model: its own skills, its budget, what drops past it.
+#[test]
+fn clients_listings_come_from_their_profiles_per_model() {
+    let lib = library();
+    let json_for = |args: &[&str]| -> Value {
+        let out = hone()
+            .args(["tokens", "--format", "json"])
+            .arg(lib.path())
+            .args(args)
+            .env("HOME", lib.path().join("no-home"))
+            .env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let plain = json_for(&[]);
+    assert!(plain.get("clients").is_none(), "unchanged without --client");
+
+    let both = json_for(&["--client", "claude-code", "--client", "opencode"]);
+    let clients = both["clients"].as_array().unwrap();
+    assert_eq!(clients[0]["client"], "claude-code");
+    assert_eq!(clients[0]["model"], "claude-opus-5-5");
+    assert_eq!(clients[0]["builtins"], 13);
+    assert_eq!(clients[0]["entries"], 15);
+    assert_eq!(clients[0]["budget"]["budget_chars"], 30_000);
+    assert_eq!(clients[1]["client"], "opencode");
+    assert!(clients[1]["budget"].is_null());
+
+    let small = json_for(&["--client", "claude-code", "--model", "claude-haiku-4-5"]);
+    let budget = &small["clients"][0]["budget"];
+    assert_eq!(budget["context_window_tokens"], 200_000);
+    assert_eq!(budget["budget_chars"], 8_000);
+
+    let out = hone()
+        .args(["tokens", "--model", "x"])
+        .arg(lib.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "--model needs --client");
+}

@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use anstream::{eprintln, println};
 use anstyle::Style;
 use hone_core::catalog::{self, BudgetReport, CatalogCosts};
+use hone_core::clients::verdicts::{self, ClientVerdict};
+use hone_core::clients::{Budget, Client, Environment};
 use hone_core::library::{Filters, Library};
 use hone_core::text::thousands;
 use hone_core::tokens::{self, SkillCosts, Tokenizer, TokenizerInfo};
@@ -35,6 +37,112 @@ pub struct Args {
     /// Context window for the Claude Code listing budget: 200k, 1m, or a number of tokens.
     #[arg(long, value_name = "TOKENS", default_value = "200k", value_parser = catalog::parse_context_window)]
     context_window: u64,
+    /// Also the listing CLIENT shows its model, from its profile, with the library installed in
+    /// its project folder: budget, entries, the client's own skills and the listing's tokens
+    /// (claude-code, codex, gemini, opencode, copilot; repeat for several).
+    #[arg(long, value_name = "CLIENT", value_parser = super::clients::parse_client)]
+    client: Vec<Client>,
+    /// With --client: the model the listing is for [default: each client's default model].
+    #[arg(long, value_name = "MODEL", requires = "client")]
+    model: Option<String>,
+}
+
+/// One client's listing of the library for one model.
+#[derive(Serialize)]
+struct ClientListing {
+    client: Client,
+    client_version: &'static str,
+    model: String,
+    placement: String,
+    budget: Option<Budget>,
+    /// Entries the model reads: the library's, then the client's own.
+    entries: usize,
+    builtins: usize,
+    /// Library skills shown by name only, or not at all.
+    hidden: usize,
+    left_out: usize,
+    listing_chars: usize,
+    listing_tokens: usize,
+}
+
+/// Each asked client's listing of `skills` (the library at `root`) for `model`.
+fn client_listings(
+    root: &std::path::Path,
+    skills: &[&hone_core::skill::Skill],
+    clients: &[Client],
+    model: Option<&str>,
+    tokenizer: &Tokenizer,
+) -> anyhow::Result<Vec<ClientListing>> {
+    let env = Environment::current();
+    let mut listings = Vec::new();
+    for &client in clients {
+        let Some(v) = verdicts::library_verdicts(root, skills, client, model, &env)? else {
+            anyhow::bail!("Hone does not model {} yet", client.display_name());
+        };
+        let count =
+            |verdict: ClientVerdict| v.skills.iter().filter(|s| s.verdict == verdict).count();
+        listings.push(ClientListing {
+            client,
+            client_version: v.client_version,
+            model: v.model.clone(),
+            placement: v.placement.clone(),
+            budget: v.budget.clone(),
+            entries: v.skills.iter().filter(|s| s.entry.is_some()).count() + v.builtins.len(),
+            builtins: v.builtins.len(),
+            hidden: count(ClientVerdict::Hidden),
+            left_out: count(ClientVerdict::LeftOut),
+            listing_chars: v.listing.chars().count(),
+            listing_tokens: tokenizer.count(&v.listing),
+        });
+    }
+    Ok(listings)
+}
+
+fn print_client_listings(listings: &[ClientListing], approx: &str) {
+    let bold = Style::new().bold();
+    for l in listings {
+        println!();
+        println!(
+            "{bold}{} {}{bold:#}, model {}: {} entries ({} its own), {} characters, {approx}{} tokens",
+            l.client.display_name(),
+            l.client_version,
+            l.model,
+            l.entries,
+            l.builtins,
+            thousands(l.listing_chars),
+            thousands(l.listing_tokens),
+        );
+        println!("  where: {}", l.placement);
+        match &l.budget {
+            Some(b) => println!(
+                "  budget: {} characters ({}); the full listing is {}{}",
+                thousands(b.budget_chars as usize),
+                if b.source == "env" {
+                    "SLASH_COMMAND_TOOL_CHAR_BUDGET".to_owned()
+                } else {
+                    format!(
+                        "{}-token window × {} characters a token × {}%",
+                        thousands(b.context_window_tokens as usize),
+                        b.bytes_per_token,
+                        b.fraction * 100.0
+                    )
+                },
+                thousands(b.full_chars as usize),
+                if b.over_budget {
+                    format!(": over, {} descriptions dropped", b.bare)
+                } else {
+                    String::new()
+                }
+            ),
+            None => println!("  budget: none"),
+        }
+        if l.hidden + l.left_out > 0 {
+            println!(
+                "  {} of the library's skills shown by name only or hidden, {} left out",
+                l.hidden, l.left_out
+            );
+        }
+    }
 }
 
 /// Claude Code's listing settings for `roots`: the user's and the project's
@@ -111,6 +219,8 @@ struct Report {
     skills: Vec<SkillCosts>,
     catalog: CatalogCosts,
     problems: Vec<hone_core::library::DiscoveryProblem>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    clients: Vec<ClientListing>,
 }
 
 fn skills(args: &Args, tokenizer: &Tokenizer) -> anyhow::Result<ExitCode> {
@@ -134,6 +244,13 @@ fn skills(args: &Args, tokenizer: &Tokenizer) -> anyhow::Result<ExitCode> {
     let costs = tokens::skills_costs(&skills, tokenizer);
     let settings = listing_settings(&roots, args.context_window);
     let catalog = catalog::catalog_costs_with(&skills, tokenizer, &settings);
+    let clients = client_listings(
+        &library.roots[0],
+        &skills,
+        &args.client,
+        args.model.as_deref(),
+        tokenizer,
+    )?;
     if args.format == Format::Json {
         let problems = library.problems.clone();
         let report = Report {
@@ -141,6 +258,7 @@ fn skills(args: &Args, tokenizer: &Tokenizer) -> anyhow::Result<ExitCode> {
             skills: costs,
             catalog,
             problems,
+            clients,
         };
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(ExitCode::SUCCESS);
@@ -157,6 +275,7 @@ fn skills(args: &Args, tokenizer: &Tokenizer) -> anyhow::Result<ExitCode> {
         print_skill(cost, approx);
     }
     print_catalog(&catalog, tokenizer);
+    print_client_listings(&clients, approx);
     Ok(ExitCode::SUCCESS)
 }
 
