@@ -709,6 +709,17 @@ fn copilot_runs() -> Vec<Run> {
     ]
 }
 
+/// A network namespace with loopback only, entered by re-running `hone`.
+fn isolation() -> Isolation {
+    Isolation::Namespace {
+        reexec: vec![
+            env!("CARGO_BIN_EXE_hone").into(),
+            "clients".into(),
+            "capture-inside".into(),
+        ],
+    }
+}
+
 /// Plants `run` in a fresh scratch project and home.
 fn plant(run: &Run, root: &Path) -> (PathBuf, PathBuf) {
     let project = root.join("project");
@@ -776,14 +787,7 @@ fn run_one(run: &Run) -> Outcome {
         timeout_secs: 150,
         task: None,
     };
-    let isolation = Isolation::Namespace {
-        reexec: vec![
-            env!("CARGO_BIN_EXE_hone").into(),
-            "clients".into(),
-            "capture-inside".into(),
-        ],
-    };
-    let captured = capture::run(&plan, &isolation).unwrap();
+    let captured = capture::run(&plan, &isolation()).unwrap();
     let predicted: Vec<String> = prediction.entries.iter().map(|e| e.text.clone()).collect();
     let Some(real) = captured.listing.as_deref() else {
         return Outcome {
@@ -1035,14 +1039,7 @@ fn claude_code_sends_the_invocation_hone_previews() {
             max_turns: 10,
         }),
     };
-    let isolation = Isolation::Namespace {
-        reexec: vec![
-            env!("CARGO_BIN_EXE_hone").into(),
-            "clients".into(),
-            "capture-inside".into(),
-        ],
-    };
-    let captured = capture::run(&plan, &isolation).unwrap();
+    let captured = capture::run(&plan, &isolation()).unwrap();
     let session = captured
         .stdout
         .lines()

@@ -424,41 +424,13 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Prediction
                     continue;
                 }
             };
-            if skill.meta.disable_model_invocation == Some(true) {
-                left_out.push(LeftOut {
+            match listed_as(&skill, found.folder, found.skill_md, &settings) {
+                Ok(entry) => listed.push(entry),
+                Err(reason) => left_out.push(LeftOut {
                     path: shown,
-                    reason: "disable-model-invocation: only the user can invoke it".into(),
-                });
-                continue;
+                    reason,
+                }),
             }
-            match settings.overrides.get(&found.folder) {
-                Some(SkillOverride::Off) => {
-                    left_out.push(LeftOut {
-                        path: shown,
-                        reason: "skillOverrides: off".into(),
-                    });
-                    continue;
-                }
-                Some(SkillOverride::UserInvocableOnly) => {
-                    left_out.push(LeftOut {
-                        path: shown,
-                        reason: "skillOverrides: user-invocable-only".into(),
-                    });
-                    continue;
-                }
-                _ => {}
-            }
-            let alias = skill
-                .meta
-                .name
-                .clone()
-                .filter(|name| *name != found.folder && plain_alias(name));
-            listed.push(Listed {
-                name: found.folder,
-                alias,
-                description: listing_description(&skill),
-                path: found.skill_md,
-            });
         }
     }
 
@@ -490,38 +462,48 @@ pub fn predict_skills(
             });
             continue;
         }
-        if skill.meta.disable_model_invocation == Some(true) {
-            left_out.push(LeftOut {
+        match listed_as(skill, folder, skill.dir.join("SKILL.md"), &settings) {
+            Ok(entry) => listed.push(entry),
+            Err(reason) => left_out.push(LeftOut {
                 path: shown,
-                reason: "disable-model-invocation: only the user can invoke it".into(),
-            });
-            continue;
+                reason,
+            }),
         }
-        if matches!(
-            settings.overrides.get(&folder),
-            Some(SkillOverride::Off | SkillOverride::UserInvocableOnly)
-        ) {
-            left_out.push(LeftOut {
-                path: shown,
-                reason: "skillOverrides".into(),
-            });
-            continue;
-        }
-        let alias = skill
-            .meta
-            .name
-            .clone()
-            .filter(|name| *name != folder && plain_alias(name));
-        listed.push(Listed {
-            name: folder,
-            alias,
-            description: listing_description(skill),
-            path: skill.dir.join("SKILL.md"),
-        });
     }
     // No home: no usage history ranks the skills over budget.
     let env = Environment::with_home(Path::new("/nonexistent"));
     render(listed, left_out, &settings, model, &env)
+}
+
+/// The entry of a loaded `skill` found in `folder`, or why the client does
+/// not list it (`disable-model-invocation`, or a `skillOverrides` setting).
+fn listed_as(
+    skill: &Skill,
+    folder: String,
+    skill_md: PathBuf,
+    settings: &ListingSettings,
+) -> Result<Listed, String> {
+    if skill.meta.disable_model_invocation == Some(true) {
+        return Err("disable-model-invocation: only the user can invoke it".into());
+    }
+    match settings.overrides.get(&folder) {
+        Some(SkillOverride::Off) => return Err("skillOverrides: off".into()),
+        Some(SkillOverride::UserInvocableOnly) => {
+            return Err("skillOverrides: user-invocable-only".into());
+        }
+        _ => {}
+    }
+    let alias = skill
+        .meta
+        .name
+        .clone()
+        .filter(|name| *name != folder && plain_alias(name));
+    Ok(Listed {
+        name: folder,
+        alias,
+        description: listing_description(skill),
+        path: skill_md,
+    })
 }
 
 /// Where Claude Code puts the listing for `model`.
