@@ -47,8 +47,6 @@ use crate::views::OpenText;
 
 /// The keyring service keys are kept under; the user name is the provider's id.
 const KEYRING_SERVICE: &str = "hone";
-/// The context window the Claude Code listing budget is computed for, as the CLI's default.
-const CONTEXT_WINDOW_TOKENS: u64 = 200_000;
 /// Seconds one remote call may take before it is retried.
 const CALL_TIMEOUT_SECS: u64 = 60;
 
@@ -381,12 +379,7 @@ fn listing_settings(session: &Session) -> ListingSettings {
     let user = catalog::user_claude_dir();
     let env = std::env::var(catalog::CHAR_BUDGET_ENV).ok();
     let roots: Vec<PathBuf> = session.roots().map(Into::into).collect();
-    ListingSettings::load(
-        CONTEXT_WINDOW_TOKENS,
-        &roots,
-        user.as_deref(),
-        env.as_deref(),
-    )
+    ListingSettings::load(&roots, user.as_deref(), env.as_deref())
 }
 
 /// Answers are kept where the CLI keeps them (`HONE_AGENT_CACHE`, else the user cache).
@@ -938,7 +931,7 @@ mod tests {
             id: choice.provider,
             runs: runs_for(&provider, &choice),
             provider: Box::new(provider),
-            settings: ListingSettings::new(200_000),
+            settings: ListingSettings::new(),
             cache: Some(AnswerCache::new(dir.path())),
             prices: PriceTable::bundled(),
         };

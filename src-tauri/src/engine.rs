@@ -178,23 +178,22 @@ pub fn resource_tokens(skill: &Skill) -> HashMap<String, u64> {
 pub fn library_costs(
     library: &Library,
     tokenizer_name: &str,
-    context_window: u64,
+    model: Option<&str>,
 ) -> Result<LibraryCosts, String> {
     let tokenizer = tokenizer(Some(tokenizer_name))?;
     let skills: Vec<&Skill> = library.skills.iter().collect();
     // As `hone tokens` reads them: the user's settings, the library's, the variable.
     let env = std::env::var(catalog::CHAR_BUDGET_ENV).ok();
     let settings = catalog::ListingSettings::load(
-        context_window,
         &library.roots,
         catalog::user_claude_dir().as_deref(),
         env.as_deref(),
     );
-    let costs = catalog::catalog_costs_with(&skills, &tokenizer, &settings);
+    let costs = catalog::catalog_costs_with(&skills, &tokenizer, &settings, model);
     Ok(LibraryCosts {
         tokenizer: tokenizer.label(),
         metadata_total: costs.agentskills.tokens as u64,
-        context_window,
+        context_window: costs.budget.context_window_tokens,
         listing: costs.budget,
         settings_sources: settings
             .sources

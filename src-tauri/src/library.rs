@@ -208,11 +208,12 @@ fn skill_dir(session: &Session, dir: &str) -> CommandResult<PathBuf> {
 pub async fn library_costs(
     app: AppHandle,
     tokenizer: String,
-    window: u64,
+    model: Option<String>,
 ) -> CommandResult<LibraryCosts> {
     blocking(move || {
         let session = app.state::<AppState>().session();
-        engine::library_costs(session.library(), &tokenizer, window).map_err(CommandError::from)
+        engine::library_costs(session.library(), &tokenizer, model.as_deref())
+            .map_err(CommandError::from)
     })
     .await
 }

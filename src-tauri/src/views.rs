@@ -155,13 +155,14 @@ pub enum SaveOutcome {
     },
 }
 
-/// Library-wide token figures for the chosen tokenizer and context window.
+/// Library-wide token figures for the chosen tokenizer and Claude Code model.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 pub struct LibraryCosts {
     pub tokenizer: String,
     pub metadata_total: u64,
+    /// The model's context window, in tokens.
     pub context_window: u64,
-    /// Claude Code's listing at this window, as the engine simulates it.
+    /// Claude Code's listing for the model, from its client profile.
     pub listing: BudgetReport,
     /// The Claude Code settings files read, in the order applied.
     pub settings_sources: Vec<String>,

@@ -1,22 +1,24 @@
-//! Issue 15 in the window: Claude Code's listing at the context window the
-//! author picks (a bare name and why, the skills at risk, that the drop order
-//! depends on use) and the compatibility matrix of the open skill, whose
-//! findings lead to their lines. The library is built here: a
-//! `.claude/settings.json` with a small `skillListingBudgetFraction` puts the
-//! listing over budget at 200K and within it at 1M, and names one skill
-//! `name-only`.
+//! Claude Code's listing for the model the author picks (a bare name and
+//! why, the skills at risk, that the drop order depends on use, the
+//! client's own skills counted first) and the compatibility matrix of the
+//! open skill, whose findings lead to their lines. The library is built
+//! here: a `.claude/settings.json` with a small `skillListingBudgetFraction`
+//! puts the listing over budget for claude-sonnet-4-5 (200K tokens at 4
+//! characters a token) and within it for the default model (1M at 3), and
+//! names one skill `name-only`.
 
 use std::path::Path;
 
 use crate::harness::{Harness, Painting};
 
-/// 0.001 of the window at 4 characters a token: 800 characters at 200K,
-/// 4,000 at 1M; the listing below is about 1,000.
+/// 0.004 of the window: 3,200 characters for claude-sonnet-4-5, 12,000 for
+/// the default model; the listing below, Claude Code's own skills (about
+/// 6,200) included, is about 8,000.
 const SETTINGS: &str =
-    r#"{"skillListingBudgetFraction": 0.001, "skillOverrides": {"bare-one": "name-only"}}"#;
+    r#"{"skillListingBudgetFraction": 0.004, "skillOverrides": {"bare-one": "name-only"}}"#;
 
-/// No `description`: Claude Code lists the body's first paragraph, the
-/// spec's validator refuses the skill (HS201).
+/// No `description`: Claude Code lists the body's first line, the spec's
+/// validator refuses the skill (HS201).
 const NO_DESCRIPTION: &str = "---\nname: no-desc\n---\n\nTurns meeting notes into action items.\n";
 
 fn skill(name: &str) -> String {
@@ -49,9 +51,10 @@ fn the_listing_and_clients_story() {
         app.wait_for("[data-skill=alpha]").await;
         app.click("[data-testid=tab-costs]").await;
 
-        // 200K: over budget; the override's bare name with its reason, the
-        // others at risk, and the order left to use.
-        app.select("[data-testid=context-window]", "200000").await;
+        // claude-sonnet-4-5: over budget; the override's bare name with its
+        // reason, the others at risk, and the order left to use.
+        app.select("[data-testid=costs-model]", "claude-sonnet-4-5")
+            .await;
         let bare = "[data-testid=listing] tr[data-skill=bare-one][data-status=name-only]";
         app.wait_for_text(bare, "skillOverrides: name-only").await;
         app.wait_for_text(bare, "Bare name").await;
@@ -59,15 +62,16 @@ fn the_listing_and_clients_story() {
             .await;
         app.wait_for_text("[data-testid=listing-at-risk]", "depends on use")
             .await;
-        app.wait_for_text("[data-testid=listing-budget]", "its budget is 800")
+        app.wait_for_text("[data-testid=listing-budget]", "its budget is 3,200")
             .await;
         app.wait_for_text("[data-testid=listing-settings]", "settings.json")
             .await;
         app.screenshot("listing-200k").await;
 
-        // 1M: within budget; only the override still lists a bare name.
-        app.select("[data-testid=context-window]", "1000000").await;
-        app.wait_for_text("[data-testid=listing-budget]", "its budget is 4,000")
+        // The default model, 1M tokens at 3 characters a token: within
+        // budget; only the override still lists a bare name.
+        app.select("[data-testid=costs-model]", "").await;
+        app.wait_for_text("[data-testid=listing-budget]", "its budget is 12,000")
             .await;
         app.wait_for_gone("[data-testid=listing-at-risk]").await;
         app.wait_for_gone("[data-testid=listing] tr[data-skill=alpha]")

@@ -71,7 +71,10 @@ fn json_report_has_the_documented_shape() {
             .unwrap()
             .contains("Does beta things &amp; more.")
     );
-    assert_eq!(catalog["budget"]["budget_chars"], 8000);
+    // Claude Code's default model: 1M tokens × 3 characters a token × 1%.
+    assert_eq!(catalog["budget"]["model"], "claude-opus-5-5");
+    assert_eq!(catalog["budget"]["budget_chars"], 30_000);
+    assert_eq!(catalog["budget"]["builtins"].as_array().unwrap().len(), 13);
     assert_eq!(catalog["budget"]["dropped"].as_array().unwrap().len(), 0);
 }
 
@@ -91,20 +94,39 @@ fn text_report_marks_claude_counts_as_estimates() {
     assert!(text.contains("icon.bin"), "{text}");
 }
 
+/// The model sets the budget (a 200K window at 4 characters a token for
+/// the 4.5 generation); past it, the library's descriptions go while
+/// Claude Code's own skills keep theirs.
 #[test]
-fn small_windows_drop_descriptions() {
+fn the_model_sets_the_budget_and_small_ones_drop_descriptions() {
     let lib = library();
+    let json_for = |budget: Option<&str>| -> Value {
+        let mut command = hone();
+        command
+            .args(["tokens", "--format", "json", "--model", "claude-haiku-4-5"])
+            .arg(lib.path())
+            .env("HOME", lib.path().join("no-home"))
+            .env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET");
+        if let Some(budget) = budget {
+            command.env("SLASH_COMMAND_TOOL_CHAR_BUDGET", budget);
+        }
+        serde_json::from_slice(&command.output().unwrap().stdout).unwrap()
+    };
+    let haiku = json_for(None);
+    let budget = &haiku["catalog"]["budget"];
+    assert_eq!(budget["model"], "claude-haiku-4-5");
+    assert_eq!(budget["budget_chars"], 8_000);
+    assert_eq!(budget["chars_per_token"], 4);
+    let tight = json_for(Some("100"));
+    let budget = &tight["catalog"]["budget"];
+    assert_eq!(budget["dropped"], serde_json::json!(["alpha", "beta"]));
+    assert!(budget["listing"].as_str().unwrap().contains("- init: "));
     let out = hone()
-        .args(["tokens", "--format", "json", "--context-window", "2000"])
+        .args(["tokens", "--model", "gpt-5"])
         .arg(lib.path())
         .output()
         .unwrap();
-    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json["catalog"]["budget"]["budget_chars"], 80);
-    assert_eq!(
-        json["catalog"]["budget"]["dropped"],
-        serde_json::json!(["beta"])
-    );
+    assert_eq!(out.status.code(), Some(2), "not a Claude model");
 }
 
 #[test]
@@ -151,14 +173,21 @@ fn prompt_prints_both_forms() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        text,
-        "- alpha: Does alpha things. Use when asked about alpha.\n- beta: Does beta things & more.\n"
+    assert!(
+        text.starts_with(
+            "The following skills are available for use with the Skill tool:\n\n- alpha: Does alpha things. Use when asked about alpha.\n- beta: Does beta things & more.\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n- init: "),
+        "Claude Code's own skills: {text}"
     );
 }
 
 /// Claude Code's listing: the budget is skillListingBudgetFraction of the
-/// window (`--context-window 1m`), and the library's `.claude/settings.json`
+/// model's window (`--model claude-sonnet-4-5[1m]`: 1M tokens at 4
+/// characters a token), and the library's `.claude/settings.json`
 /// (skillOverrides, CHANGELOG 2.1.129) says which skills fall to a bare name.
 #[test]
 fn listing_reads_settings_and_the_window() {
@@ -171,7 +200,13 @@ fn listing_reads_settings_and_the_window() {
     )
     .unwrap();
     let out = hone()
-        .args(["tokens", "--format", "json", "--context-window", "1m"])
+        .args([
+            "tokens",
+            "--format",
+            "json",
+            "--model",
+            "claude-sonnet-4-5[1m]",
+        ])
         .arg(lib.path())
         .env("HOME", home.path())
         .env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET")
@@ -248,5 +283,9 @@ fn clients_listings_come_from_their_profiles_per_model() {
         .arg(lib.path())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "--model needs --client");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "without --client, --model is a Claude model"
+    );
 }

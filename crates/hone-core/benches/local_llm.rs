@@ -43,9 +43,6 @@ use hone_core::library::{Filters, Library};
 use hone_core::llm::{LocalModel, resolve_model_file};
 use hone_core::tokens::Tokenizer;
 
-/// The context window the listing budget is computed for (Claude's).
-const CONTEXT_WINDOW: u64 = 200_000;
-
 fn env_count(name: &str, default: usize) -> usize {
     std::env::var(name)
         .ok()
@@ -171,7 +168,7 @@ fn main() {
     let listing = Listing::new(
         &skills,
         ListingStyle::ClaudeCode,
-        &ListingSettings::new(CONTEXT_WINDOW),
+        &ListingSettings::new(),
         "local",
     );
     let suite = Suite::load(&root.join("evals/routing.yaml")).expect("the bundled suite loads");

@@ -3,8 +3,7 @@
 //!
 //! Before any skill is chosen, a runtime puts each skill's name and
 //! description in front of the model. That text is paid for on *every*
-//! request, so it is worth measuring exactly as it is sent. Two runtimes'
-//! forms are modelled:
+//! request, so it is worth measuring exactly as it is sent. Two forms:
 //!
 //! - **agentskills**: the `<available_skills>` XML block that the reference
 //!   implementation (`skills-ref to-prompt`, version 0.1.1) prints. Each tag
@@ -12,59 +11,46 @@
 //!   as Python's `html.escape` does (`& < > " '`); the location is the
 //!   absolute path of the `SKILL.md`. One deliberate difference: the location
 //!   is escaped too, so the block is always well-formed XML.
-//! - **claude-code**: one line per skill, `- name: text`, where the text is
-//!   the description followed by ` - ` and `when_to_use` when present, cut at
-//!   1,536 characters ([`CLAUDE_CODE_ENTRY_LIMIT`]) with a trailing `…`.
-//!   Characters are counted as Claude Code, a JavaScript program, counts
-//!   them: in UTF-16 code units. A skill with `disable-model-invocation:
-//!   true` is not listed at all; one without a description is listed with
-//!   the first paragraph of its body, as Claude Code documents. The
-//!   separator and the ellipsis are our choice: Claude Code documents the
-//!   fields and the cap but not the exact layout.
+//! - **claude-code**: Claude Code's listing, as its client profile
+//!   ([`crate::clients::claude_code`]) predicts it for a model: entries,
+//!   the client's own skills, the budget. This module only reads the
+//!   settings that shape it ([`ListingSettings`]) and reports how the
+//!   library fits the budget ([`listing_budget_with`]); every rule of the
+//!   listing itself lives in the profile, which the real-client suite holds
+//!   to the real client byte for byte.
 //!
-//! Claude Code also caps the whole listing ([`listing_budget`]): a fraction of
-//! the context window (`skillListingBudgetFraction`, default 0.01), counted in
-//! characters at about 4 characters per token (8,000 characters for a
-//! 200,000-token window, 40,000 for 1M), or `SLASH_COMMAND_TOOL_CHAR_BUDGET`
-//! characters when that variable is set. Each entry is cut at
-//! `skillListingMaxDescChars` (default 1,536). `skillOverrides` maps a skill
-//! name to `off` (hidden from the model and the `/` menu),
-//! `user-invocable-only` (hidden from the model) or `name-only` (listed as a
-//! bare name) (CHANGELOG 2.1.129). [`ListingSettings::load`] reads these from
-//! the user's `~/.claude/settings.json`, then the project's
-//! `.claude/settings.json` and `.claude/settings.local.json` (later files
-//! win), as Claude Code layers its settings.
+//! The settings: `skillListingBudgetFraction` (default 0.01 of the model's
+//! window), `skillListingMaxDescChars` (default 1,536), `skillOverrides`
+//! (a skill name to `off`, hidden from the model and the `/` menu;
+//! `user-invocable-only`, hidden from the model; `name-only`, listed as a
+//! bare name; CHANGELOG 2.1.129), read from the user's
+//! `~/.claude/settings.json`, then the project's `.claude/settings.json` and
+//! `.claude/settings.local.json` (later files win), and
+//! `SLASH_COMMAND_TOOL_CHAR_BUDGET`, the budget in characters.
 //!
-//! Over budget, names are always kept and descriptions are dropped, the
-//! least recently used first ("full descriptions kept for most-used skills",
-//! Claude Code's warning; claude-code issues #68135, #81081, #56832). Use is
-//! not on disk, so the report cannot say *which* skills lose theirs: it names
-//! every skill at risk and how many will lose theirs at least and at most.
-//! `kept`/`dropped` keep one illustration, the library's order with the last
-//! ones dropped first.
+//! Over budget, names are always kept and the client's own skills keep
+//! their descriptions; the author's keep theirs greedily, most used first
+//! (`skillUsage` in `~/.claude.json`). A library's report cannot know the
+//! author's history, so it names every skill at risk and how many lose
+//! their descriptions at least and at most; `kept`/`dropped` show the fill
+//! with no history (listing order), what a fresh install shows.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 use serde::Serialize;
 
+use crate::clients::claude_code;
 use crate::skill::Skill;
 use crate::tokens::{StageText, Tokenizer};
 
-/// Claude Code's cap on one listing entry's description text, in UTF-16 units.
+/// Claude Code's default cap on one listing entry's description text
+/// (`skillListingMaxDescChars`), in UTF-16 units.
 pub const CLAUDE_CODE_ENTRY_LIMIT: usize = 1536;
-/// Share of the context window the Claude Code listing may use, in percent
-/// (`skillListingBudgetFraction` 0.01).
-pub const LISTING_BUDGET_PERCENT: u64 = 1;
 /// The default `skillListingBudgetFraction`.
 pub const DEFAULT_BUDGET_FRACTION: f64 = 0.01;
 /// The environment variable that sets the listing budget in characters.
 pub const CHAR_BUDGET_ENV: &str = "SLASH_COMMAND_TOOL_CHAR_BUDGET";
-/// Characters per token assumed when turning that share into characters.
-pub const CHARS_PER_TOKEN: u64 = 4;
-/// The context window assumed when none is given (Claude's standard window).
-pub const DEFAULT_CONTEXT_WINDOW: u64 = 200_000;
 
 /// The absolute path a runtime reports for a skill's `SKILL.md`.
 pub fn location(skill: &Skill) -> PathBuf {
@@ -112,125 +98,43 @@ pub fn agentskills_prompt(skills: &[&Skill]) -> String {
     out
 }
 
-/// One skill's line of the Claude Code listing.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ListingEntry {
-    pub id: String,
-    /// `- name: text`, the text cut at [`CLAUDE_CODE_ENTRY_LIMIT`].
-    pub line: String,
-    /// Whether the cut removed text.
-    pub truncated: bool,
-}
-
-impl ListingEntry {
-    /// The line without its description, as the budget leaves it: `- name`.
-    pub fn name_line(&self) -> String {
-        format!("- {}", self.id)
-    }
-}
-
-/// The text Claude Code lists for a skill: description, then `when_to_use`.
-fn claude_code_text(skill: &Skill) -> String {
-    let description = match skill.meta.description.as_deref().map(str::trim) {
-        Some(d) if !d.is_empty() => d.to_owned(),
-        _ => first_paragraph(skill.body()),
-    };
-    match skill.meta.when_to_use.as_deref().map(str::trim) {
-        Some(when) if !when.is_empty() && description.is_empty() => when.to_owned(),
-        Some(when) if !when.is_empty() => format!("{description} - {when}"),
-        _ => description,
-    }
-}
-
-/// The plain text of the first paragraph of a markdown body.
-pub(crate) fn first_paragraph(body: &str) -> String {
-    let mut text = String::new();
-    let mut inside = false;
-    for event in Parser::new(body) {
-        match event {
-            Event::Start(Tag::Paragraph) => inside = true,
-            Event::End(TagEnd::Paragraph) if inside => break,
-            Event::Text(t) | Event::Code(t) if inside => text.push_str(&t),
-            Event::SoftBreak | Event::HardBreak if inside => text.push(' '),
-            _ => {}
-        }
-    }
-    text.trim().to_owned()
-}
-
-/// `text` cut to at most `limit` UTF-16 units, the last one an ellipsis when cut.
-fn cut_utf16(text: &str, limit: usize) -> (String, bool) {
-    if text.encode_utf16().count() <= limit {
-        return (text.to_owned(), false);
-    }
-    let mut units = 0;
-    let mut end = 0;
-    for (at, c) in text.char_indices() {
-        // Leave one unit for the ellipsis, and never split a surrogate pair.
-        if units + c.len_utf16() > limit - 1 {
-            break;
-        }
-        units += c.len_utf16();
-        end = at + c.len_utf8();
-    }
-    (format!("{}…", &text[..end]), true)
-}
-
-/// The skill's Claude Code listing entry; `None` when
-/// `disable-model-invocation: true` keeps it out of the listing.
-pub fn claude_code_entry(skill: &Skill) -> Option<ListingEntry> {
-    claude_code_entry_capped(skill, CLAUDE_CODE_ENTRY_LIMIT)
-}
-
-/// [`claude_code_entry`] with the entry cut at `max_desc_chars` UTF-16 units
-/// (`skillListingMaxDescChars`).
-pub fn claude_code_entry_capped(skill: &Skill, max_desc_chars: usize) -> Option<ListingEntry> {
-    if skill.meta.disable_model_invocation == Some(true) {
-        return None;
-    }
-    let (text, truncated) = cut_utf16(&claude_code_text(skill), max_desc_chars.max(1));
-    let line = if text.is_empty() {
-        format!("- {}", skill.id)
-    } else {
-        format!("- {}: {text}", skill.id)
-    };
-    Some(ListingEntry {
-        id: skill.id.clone(),
-        line,
-        truncated,
-    })
-}
-
-/// The full Claude Code listing, one line per listed skill, before any budget.
-pub fn claude_code_listing(skills: &[&Skill]) -> String {
-    let lines: Vec<String> = skills
-        .iter()
-        .filter_map(|s| claude_code_entry(s))
-        .map(|e| e.line)
-        .collect();
-    lines.join("\n")
-}
-
-/// How the Claude Code listing fits its budget at a context-window size.
+/// How the library fits Claude Code's listing budget for one model.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct BudgetReport {
+    /// The Claude Code version whose profile made the listing.
+    pub client_version: &'static str,
+    /// The model the listing is for: its window and characters a token set
+    /// the budget.
+    pub model: String,
     pub context_window_tokens: u64,
-    /// The budget, in UTF-16 units: window × 1% × 4 characters per token.
+    /// The characters the client counts per token for this model.
+    pub chars_per_token: u32,
+    /// The budget, in characters as the client counts them (terminal
+    /// columns): window × characters a token × `skillListingBudgetFraction`,
+    /// or `SLASH_COMMAND_TOOL_CHAR_BUDGET`.
     pub budget_chars: usize,
-    /// Length of the full listing, in UTF-16 units.
+    /// Length of the full listing, the client's own skills included.
     pub full_chars: usize,
-    /// Length of the listing as it would be sent, after dropping descriptions.
+    /// Length of the listing as sent with no record of use.
     pub listed_chars: usize,
     pub over_budget: bool,
-    /// Skills listed with their description, in listing order.
+    /// The library's skills listed with their description, with no record
+    /// of use, in listing order.
     pub kept: Vec<String>,
-    /// Skills listed by name only, in listing order.
+    /// The library's skills shown as bare names to fit the budget, with no
+    /// record of use, in listing order.
     pub dropped: Vec<String>,
-    /// Skills not listed at all (`disable-model-invocation: true`, or a
-    /// `skillOverrides` of `off` / `user-invocable-only`).
+    /// The library's skills not listed at all (`disable-model-invocation:
+    /// true`, a `skillOverrides` of `off` / `user-invocable-only`, or a
+    /// folder name taken by an earlier skill).
     pub unlisted: Vec<String>,
-    /// The listing as it would be sent.
+    /// The client's own skills listed beside the library's.
+    pub builtins: Vec<String>,
+    /// What the client's own skills take of the budget before any of the
+    /// library's descriptions (their full entries and newlines).
+    pub builtin_chars: usize,
+    /// The listing as the model reads it, with no record of use.
     pub listing: String,
     /// `skillListingBudgetFraction` used.
     pub budget_fraction: f64,
@@ -238,14 +142,15 @@ pub struct BudgetReport {
     pub max_desc_chars: usize,
     /// Where the budget came from: `context-window` or `SLASH_COMMAND_TOOL_CHAR_BUDGET`.
     pub budget_source: &'static str,
-    /// Over budget: every skill that may lose its description (which ones
+    /// Over budget: every entry that may lose its description (which ones
     /// do depends on recent use, never-used first).
     pub at_risk: Vec<String>,
-    /// Over budget: the fewest and the most descriptions Claude Code drops,
-    /// whatever the order of use.
+    /// Over budget: the fewest and the most descriptions the client drops,
+    /// depending on which skills were used most recently.
     pub min_dropped: usize,
     pub max_dropped: usize,
-    /// Every skill and how it is listed, with the reason.
+    /// Every skill of the library, then each of the client's own, and how
+    /// it is listed, with the reason.
     pub entries: Vec<ListingStatus>,
     /// The listed entries by cost, largest first (ties in listing order), as
     /// indices into `entries`: the order of the sorted listing chart.
@@ -256,21 +161,25 @@ pub struct BudgetReport {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ListingStatus {
+    /// The library skill's identity, or the built-in's name.
     pub id: String,
-    /// `listed`, `truncated`, `name-only`, `at-risk` or `unlisted`.
+    /// `listed`, `truncated`, `name-only`, `at-risk`, `unlisted` or `built-in`.
     pub status: &'static str,
     /// Why, in words ("skillOverrides: name-only", "cut at 1,536 characters").
     pub reason: String,
-    /// The entry's length in the full listing (UTF-16 units, as the budget
-    /// counts them); 0 when unlisted.
+    /// One of the client's own skills.
+    pub builtin: bool,
+    /// The entry's length in the full listing, as the budget counts it; 0
+    /// when unlisted.
     pub chars: usize,
     /// Its length as a bare name (what is left when its description is dropped).
     pub name_chars: usize,
-    /// Where the entry starts in the full listing (UTF-16 units, newlines
-    /// included): the entries from the budget on are past it.
+    /// Where the entry starts when the client's own skills come first (they
+    /// take their share first), then the library's in listing order,
+    /// newlines included.
     pub offset: usize,
-    /// Whether the entry ends past the budget in listing order: the entries
-    /// whose descriptions go first when no skill was used more recently.
+    /// Whether the entry loses its description when no skill was used more
+    /// recently: the fill in listing order.
     pub past_budget: bool,
     /// Where the entry starts when the listed entries are laid end to end by
     /// cost, largest first: in that order, the entries that start before the
@@ -293,7 +202,6 @@ pub enum SkillOverride {
 /// The settings Claude Code builds its listing from.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ListingSettings {
-    pub context_window_tokens: u64,
     /// `skillListingBudgetFraction`.
     pub budget_fraction: f64,
     /// `skillListingMaxDescChars`.
@@ -309,10 +217,9 @@ pub struct ListingSettings {
 }
 
 impl ListingSettings {
-    /// Claude Code's defaults at a context window of `context_window_tokens`.
-    pub fn new(context_window_tokens: u64) -> ListingSettings {
+    /// Claude Code's defaults.
+    pub fn new() -> ListingSettings {
         ListingSettings {
-            context_window_tokens,
             budget_fraction: DEFAULT_BUDGET_FRACTION,
             max_desc_chars: CLAUDE_CODE_ENTRY_LIMIT,
             char_budget: None,
@@ -328,12 +235,11 @@ impl ListingSettings {
     /// the root, lowest-priority root first), then `char_budget_env` (the
     /// value of `SLASH_COMMAND_TOOL_CHAR_BUDGET`, if set).
     pub fn load(
-        context_window_tokens: u64,
         roots: &[PathBuf],
         user_claude_dir: Option<&Path>,
         char_budget_env: Option<&str>,
     ) -> ListingSettings {
-        let mut settings = ListingSettings::new(context_window_tokens);
+        let mut settings = ListingSettings::new();
         let mut files: Vec<PathBuf> = Vec::new();
         if let Some(dir) = user_claude_dir {
             files.push(dir.join("settings.json"));
@@ -409,16 +315,11 @@ impl ListingSettings {
         }
         self.sources.push(path.to_path_buf());
     }
+}
 
-    /// The listing budget in UTF-16 units.
-    pub fn budget_chars(&self) -> usize {
-        if let Some(chars) = self.char_budget {
-            return chars;
-        }
-        let chars =
-            self.context_window_tokens as f64 * CHARS_PER_TOKEN as f64 * self.budget_fraction;
-        // Whole characters; the float product of integers and 0.01 may sit a hair below.
-        (chars + 1e-6).floor().min(usize::MAX as f64) as usize
+impl Default for ListingSettings {
+    fn default() -> ListingSettings {
+        ListingSettings::new()
     }
 }
 
@@ -437,7 +338,7 @@ fn project_claude_dir(root: &Path) -> Option<PathBuf> {
 /// 1,536: the cap HS204 checks against. Only the project's files count (not
 /// the user's): a check of a library gives the same verdict on any machine.
 pub fn project_listing_cap(roots: &[PathBuf]) -> usize {
-    ListingSettings::load(DEFAULT_CONTEXT_WINDOW, roots, None, None).max_desc_chars
+    ListingSettings::load(roots, None, None).max_desc_chars
 }
 
 /// The user's Claude Code folder, `~/.claude`, where their `settings.json` lives.
@@ -456,220 +357,259 @@ fn parse_count(value: &str) -> Option<usize> {
     (f.is_finite() && f >= 0.0 && f.fract() == 0.0).then_some(f as usize)
 }
 
-/// A context window given as tokens: `200000`, `200k`, `1m`, `1M`.
-pub fn parse_context_window(value: &str) -> Result<u64, String> {
-    let v = value.trim().to_ascii_lowercase().replace(['_', ','], "");
-    let (digits, scale) = if let Some(d) = v.strip_suffix('k') {
-        (d, 1_000.0)
-    } else if let Some(d) = v.strip_suffix('m') {
-        (d, 1_000_000.0)
-    } else {
-        (v.as_str(), 1.0)
+/// Claude Code's listing of `skills` for `model` (its default when `None`)
+/// with default settings.
+pub fn listing_budget(skills: &[&Skill], model: Option<&str>) -> BudgetReport {
+    listing_budget_with(skills, &ListingSettings::new(), model)
+}
+
+/// How `skills` fit Claude Code's listing for `model` (its default when
+/// `None`) with `settings`: which are left out, cut or shown as bare names,
+/// and why. The listing comes from the client profile; this lays it out.
+pub fn listing_budget_with(
+    skills: &[&Skill],
+    settings: &ListingSettings,
+    model: Option<&str>,
+) -> BudgetReport {
+    let sent = claude_code::predict_skills(skills, settings, model);
+    // The same listing with room for everything: each entry's full length.
+    let mut roomy = settings.clone();
+    roomy.char_budget = Some(usize::MAX);
+    let full = claude_code::predict_skills(skills, &roomy, model);
+    let (window, chars_per_token, budget, from_env) = match &sent.budget {
+        Some(b) => (
+            b.context_window_tokens,
+            b.bytes_per_token,
+            usize::try_from(b.budget_chars).unwrap_or(usize::MAX),
+            b.source == "env",
+        ),
+        None => (0, 0, usize::MAX, false),
     };
-    let n: f64 = digits.parse().map_err(|_| {
-        format!("`{value}` is not a context window (write e.g. 200k, 1m or 200000)")
-    })?;
-    let tokens = n * scale;
-    if !(tokens.is_finite() && tokens >= 1.0) {
-        return Err(format!(
-            "`{value}` is not a context window (write e.g. 200k, 1m or 200000)"
-        ));
-    }
-    Ok(tokens.round() as u64)
-}
-
-/// The listing budget, in characters, for a context window of `tokens`.
-pub fn budget_chars(context_window_tokens: u64) -> usize {
-    let chars =
-        context_window_tokens.saturating_mul(LISTING_BUDGET_PERCENT * CHARS_PER_TOKEN) / 100;
-    usize::try_from(chars).unwrap_or(usize::MAX)
-}
-
-/// Simulates Claude Code's listing budget at a context window of
-/// `context_window_tokens` with default settings.
-pub fn listing_budget(skills: &[&Skill], context_window_tokens: u64) -> BudgetReport {
-    listing_budget_with(skills, &ListingSettings::new(context_window_tokens))
-}
-
-/// Simulates Claude Code's listing with `settings`: which skills are left
-/// out or shown as bare names, and why.
-pub fn listing_budget_with(skills: &[&Skill], settings: &ListingSettings) -> BudgetReport {
-    let budget = settings.budget_chars();
-    let mut entries = Vec::new();
-    let mut statuses: Vec<ListingStatus> = Vec::with_capacity(skills.len());
-    let mut unlisted = Vec::new();
-    // Skills listed by name only whatever the budget (`name-only`).
-    let mut named_only = Vec::new();
+    let over_budget = sent.budget.as_ref().is_some_and(|b| b.over_budget);
     let cap = crate::text::thousands(settings.max_desc_chars);
+
+    // One layout per entry of the listing, in the client's order.
+    struct Layout {
+        chars: usize,
+        name_chars: usize,
+        /// Keeps its description whatever the budget.
+        fixed: bool,
+        dropped: bool,
+    }
+    let layouts: Vec<Layout> = full
+        .entries
+        .iter()
+        .zip(&sent.entries)
+        .map(|(entry, as_sent)| {
+            let label = &entry.text[..entry.text.len() - entry.description.len()];
+            let bare = label.strip_suffix(": ").unwrap_or(label);
+            let name_only = entry.bare;
+            let fixed =
+                name_only || (entry.builtin && !claude_code::builtin_is_budgeted(&entry.name));
+            Layout {
+                chars: claude_code::budget_width(&entry.text),
+                name_chars: claude_code::budget_width(if name_only { &entry.text } else { bare }),
+                fixed,
+                dropped: as_sent.bare && !name_only,
+            }
+        })
+        .collect();
+    let joined = |widths: &mut dyn Iterator<Item = usize>| -> usize {
+        let (sum, count) = widths.fold((0usize, 0usize), |(s, n), w| (s + w, n + 1));
+        sum + count.saturating_sub(1)
+    };
+    let full_chars = joined(&mut layouts.iter().map(|l| l.chars));
+    let listed_chars = joined(
+        &mut layouts
+            .iter()
+            .map(|l| if l.dropped { l.name_chars } else { l.chars }),
+    );
+
+    // What each droppable description saves, and the room left for them
+    // once every name and every fixed entry is in.
+    let droppable: Vec<usize> = (0..layouts.len())
+        .filter(|&i| !layouts[i].fixed && layouts[i].chars > layouts[i].name_chars)
+        .collect();
+    let floor = joined(
+        &mut layouts
+            .iter()
+            .map(|l| if l.fixed { l.chars } else { l.name_chars }),
+    );
+    let (min_dropped, max_dropped) = if over_budget {
+        let mut extras: Vec<usize> = droppable
+            .iter()
+            .map(|&i| layouts[i].chars - layouts[i].name_chars)
+            .collect();
+        let room = budget.saturating_sub(floor);
+        let fits = |extras: &[usize]| -> usize {
+            let mut left = room;
+            extras
+                .iter()
+                .filter(|&&extra| {
+                    let fits = extra <= left;
+                    if fits {
+                        left -= extra;
+                    }
+                    fits
+                })
+                .count()
+        };
+        // Smallest used most recently: the most kept; largest: the fewest.
+        extras.sort_unstable();
+        let most_kept = fits(&extras);
+        extras.reverse();
+        let fewest_kept = fits(&extras);
+        (extras.len() - most_kept, extras.len() - fewest_kept)
+    } else {
+        (0, 0)
+    };
+    // The library's skills by the SKILL.md they are listed from.
+    let index_of: HashMap<&str, usize> = full
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| !e.builtin)
+        .map(|(i, e)| (e.path.as_str(), i))
+        .collect();
+    let left_out: HashMap<&str, &str> = full
+        .left_out
+        .iter()
+        .map(|l| (l.path.as_str(), l.reason.as_str()))
+        .collect();
+    let mut at_risk_ids = Vec::new();
+    let mut entries: Vec<ListingStatus> = Vec::with_capacity(skills.len() + layouts.len());
+    // Which entry of the listing each status shows, if listed.
+    let mut shown: Vec<Option<usize>> = Vec::with_capacity(entries.capacity());
+    let (mut kept, mut dropped, mut unlisted) = (Vec::new(), Vec::new(), Vec::new());
+    let risk_reason = format!(
+        "the listing is over its {}-character budget: {min_dropped} to {max_dropped} descriptions are dropped, least recently used first",
+        crate::text::thousands(budget)
+    );
     for skill in skills {
+        let path = skill.dir.join("SKILL.md").display().to_string();
         let status = |status, reason: String| ListingStatus {
             id: skill.id.clone(),
             status,
             reason,
+            builtin: false,
             chars: 0,
             name_chars: 0,
             offset: 0,
             past_budget: false,
             offset_by_cost: 0,
         };
-        let override_ = settings.overrides.get(&skill.id).copied();
-        if let Some(hidden @ (SkillOverride::Off | SkillOverride::UserInvocableOnly)) = override_ {
-            let which = if hidden == SkillOverride::Off {
-                "off"
-            } else {
-                "user-invocable-only"
-            };
+        let Some(&i) = index_of.get(path.as_str()) else {
+            let reason = left_out.get(path.as_str()).copied().unwrap_or("not listed");
             unlisted.push(skill.id.clone());
-            statuses.push(status("unlisted", format!("skillOverrides: {which}")));
-            continue;
-        }
-        let Some(mut entry) = claude_code_entry_capped(skill, settings.max_desc_chars) else {
-            unlisted.push(skill.id.clone());
-            statuses.push(status("unlisted", "disable-model-invocation: true".into()));
+            entries.push(status("unlisted", reason.to_string()));
+            shown.push(None);
             continue;
         };
-        if override_ == Some(SkillOverride::NameOnly) {
-            entry.line = entry.name_line();
-            entry.truncated = false;
-            named_only.push(entries.len());
-            statuses.push(status("name-only", "skillOverrides: name-only".into()));
-        } else if entry.line == entry.name_line() {
-            statuses.push(status(
-                "name-only",
-                "no description and no body paragraph".into(),
-            ));
-        } else if entry.truncated {
-            statuses.push(status(
+        let entry = &full.entries[i];
+        let (state, reason) = if entry.bare {
+            ("name-only", "skillOverrides: name-only".to_string())
+        } else if over_budget && droppable.contains(&i) {
+            at_risk_ids.push(skill.id.clone());
+            ("at-risk", risk_reason.clone())
+        } else if claude_code::description_is_cut(skill, settings) {
+            (
                 "truncated",
                 format!("cut at {cap} characters (skillListingMaxDescChars)"),
-            ));
+            )
         } else {
-            statuses.push(status("listed", String::new()));
+            ("listed", String::new())
+        };
+        if layouts[i].dropped {
+            dropped.push(skill.id.clone());
+        } else if !entry.bare {
+            kept.push(skill.id.clone());
         }
-        entries.push(entry);
+        entries.push(status(state, reason));
+        shown.push(Some(i));
     }
-    let full_lengths: Vec<usize> = entries
-        .iter()
-        .map(|e| e.line.encode_utf16().count())
-        .collect();
-    let name_lengths: Vec<usize> = entries
-        .iter()
-        .map(|e| e.name_line().encode_utf16().count())
-        .collect();
-    // The listed entries, in order, are the statuses that are not `unlisted`.
+    let mut builtins = Vec::new();
+    for (i, entry) in full.entries.iter().enumerate().filter(|(_, e)| e.builtin) {
+        builtins.push(entry.name.clone());
+        let (state, reason) = if over_budget && droppable.contains(&i) {
+            at_risk_ids.push(entry.name.clone());
+            ("at-risk", risk_reason.clone())
+        } else {
+            (
+                "built-in",
+                "Claude Code's own skill: listed whatever the library, before the library's descriptions".to_string(),
+            )
+        };
+        entries.push(ListingStatus {
+            id: entry.name.clone(),
+            status: state,
+            reason,
+            builtin: true,
+            chars: 0,
+            name_chars: 0,
+            offset: 0,
+            past_budget: false,
+            offset_by_cost: 0,
+        });
+        shown.push(Some(i));
+    }
+
+    // Lengths and places: the client's own skills first, as the budget
+    // takes them, then the library's in listing order.
+    let mut order: Vec<usize> = (0..entries.len()).filter(|&k| shown[k].is_some()).collect();
+    order.sort_by_key(|&k| !entries[k].builtin);
     let mut offset = 0;
-    let listed = statuses.iter_mut().filter(|s| s.status != "unlisted");
-    for ((status, &full), &name) in listed.zip(&full_lengths).zip(&name_lengths) {
-        status.chars = full;
-        status.name_chars = name;
+    for &k in &order {
+        let Some(i) = shown[k] else { continue };
+        let status = &mut entries[k];
+        status.chars = layouts[i].chars;
+        status.name_chars = layouts[i].name_chars;
         status.offset = offset;
-        status.past_budget = offset + full > budget;
-        offset += full + 1;
+        status.past_budget = layouts[i].dropped;
+        offset += layouts[i].chars + 1;
     }
-    let mut by_cost: Vec<usize> = (0..statuses.len())
-        .filter(|&i| statuses[i].status != "unlisted")
-        .collect();
-    // Stable: equal costs stay in listing order.
-    by_cost.sort_by(|&a, &b| statuses[b].chars.cmp(&statuses[a].chars));
-    let mut offset = 0;
-    for &i in &by_cost {
-        statuses[i].offset_by_cost = offset;
-        offset += statuses[i].chars + 1;
-    }
-    // Lines are joined by one newline each.
-    let newlines = entries.len().saturating_sub(1);
-    let full_chars = full_lengths.iter().sum::<usize>() + newlines;
-    // One illustration: descriptions dropped from the end until it fits.
-    let mut kept_count = entries.len();
-    let mut listed_chars = full_chars;
-    while listed_chars > budget && kept_count > 0 {
-        kept_count -= 1;
-        listed_chars -= full_lengths[kept_count] - name_lengths[kept_count];
-    }
-    let lines: Vec<String> = entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            if i < kept_count {
-                e.line.clone()
-            } else {
-                e.name_line()
-            }
-        })
-        .collect();
-    let ids = |range: std::ops::Range<usize>| entries[range].iter().map(|e| e.id.clone()).collect();
-    let over_budget = full_chars > budget;
-    // What dropping each description saves; only real descriptions can go.
-    let savings: Vec<(usize, usize)> = (0..entries.len())
-        .map(|i| (i, full_lengths[i] - name_lengths[i]))
-        .filter(|&(i, saved)| saved > 0 && !named_only.contains(&i))
-        .collect();
-    let (min_dropped, max_dropped) = if over_budget {
-        let excess = full_chars - budget;
-        let mut sizes: Vec<usize> = savings.iter().map(|&(_, s)| s).collect();
-        sizes.sort_unstable_by(|a, b| b.cmp(a));
-        let fewest = count_to_cover(&sizes, excess);
-        sizes.reverse();
-        let most = count_to_cover(&sizes, excess);
-        (fewest, most)
-    } else {
-        (0, 0)
-    };
-    let at_risk: Vec<String> = if over_budget {
-        savings
+    let builtin_chars = joined(
+        &mut layouts
             .iter()
-            .map(|&(i, _)| entries[i].id.clone())
-            .collect()
-    } else {
-        Vec::new()
-    };
-    if over_budget {
-        for status in &mut statuses {
-            if at_risk.contains(&status.id) && matches!(status.status, "listed" | "truncated") {
-                status.status = "at-risk";
-                status.reason = format!(
-                    "the listing is over its {}-character budget: {min_dropped} to {max_dropped} descriptions are dropped, least recently used first",
-                    crate::text::thousands(budget)
-                );
-            }
-        }
+            .zip(&full.entries)
+            .filter(|(_, e)| e.builtin)
+            .map(|(l, _)| l.chars),
+    );
+    let mut by_cost: Vec<usize> = (0..entries.len()).filter(|&k| shown[k].is_some()).collect();
+    // Stable: equal costs stay in listing order.
+    by_cost.sort_by(|&a, &b| entries[b].chars.cmp(&entries[a].chars));
+    let mut offset = 0;
+    for &k in &by_cost {
+        entries[k].offset_by_cost = offset;
+        offset += entries[k].chars + 1;
     }
     BudgetReport {
-        context_window_tokens: settings.context_window_tokens,
+        client_version: sent.client_version,
+        model: sent.model,
+        context_window_tokens: window,
+        chars_per_token,
         budget_chars: budget,
         full_chars,
         listed_chars,
         over_budget,
-        kept: ids(0..kept_count),
-        dropped: ids(kept_count..entries.len()),
+        kept,
+        dropped,
         unlisted,
-        listing: lines.join("\n"),
+        builtins,
+        builtin_chars,
+        listing: sent.listing,
         budget_fraction: settings.budget_fraction,
         max_desc_chars: settings.max_desc_chars,
-        budget_source: if settings.char_budget.is_some() {
+        budget_source: if from_env {
             CHAR_BUDGET_ENV
         } else {
             "context-window"
         },
-        at_risk,
+        at_risk: at_risk_ids,
         min_dropped,
         max_dropped,
-        entries: statuses,
+        entries,
         by_cost,
     }
-}
-
-/// How many of `sizes`, taken in order, add up to at least `excess` (all of
-/// them when they never do).
-fn count_to_cover(sizes: &[usize], excess: usize) -> usize {
-    let mut covered = 0;
-    for (i, size) in sizes.iter().enumerate() {
-        if covered >= excess {
-            return i;
-        }
-        covered += size;
-    }
-    sizes.len()
 }
 
 /// The whole library's stage-1 cost in both runtime forms.
@@ -678,23 +618,20 @@ pub struct CatalogCosts {
     pub skills: usize,
     /// The `<available_skills>` block.
     pub agentskills: StageText,
-    /// The full Claude Code listing, before the budget.
+    /// Claude Code's listing as the model reads it (its header and its own
+    /// skills included), with no record of use.
     pub claude_code: StageText,
     pub budget: BudgetReport,
 }
 
-/// Measures the catalog of `skills` with `tokenizer`, simulating the Claude
-/// Code budget at `context_window_tokens`.
+/// Measures the catalog of `skills` with `tokenizer`, Claude Code's listing
+/// for `model` (its default when `None`) with default settings.
 pub fn catalog_costs(
     skills: &[&Skill],
     tokenizer: &Tokenizer,
-    context_window_tokens: u64,
+    model: Option<&str>,
 ) -> CatalogCosts {
-    catalog_costs_with(
-        skills,
-        tokenizer,
-        &ListingSettings::new(context_window_tokens),
-    )
+    catalog_costs_with(skills, tokenizer, &ListingSettings::new(), model)
 }
 
 /// [`catalog_costs`] with Claude Code's listing `settings`.
@@ -702,14 +639,16 @@ pub fn catalog_costs_with(
     skills: &[&Skill],
     tokenizer: &Tokenizer,
     settings: &ListingSettings,
+    model: Option<&str>,
 ) -> CatalogCosts {
     let agentskills = StageText::measure(agentskills_prompt(skills), tokenizer, false);
-    let claude_code = StageText::measure(claude_code_listing(skills), tokenizer, false);
+    let budget = listing_budget_with(skills, settings, model);
+    let claude_code = StageText::measure(budget.listing.clone(), tokenizer, false);
     CatalogCosts {
         skills: skills.len(),
         agentskills,
         claude_code,
-        budget: listing_budget_with(skills, settings),
+        budget,
     }
 }
 
@@ -746,100 +685,107 @@ mod tests {
         );
     }
 
-    #[test]
-    fn claude_code_lines_join_when_to_use_and_fall_back_to_the_body() {
-        let with_when = skill(
-            "/l/a",
-            "---\nname: a\ndescription: Does a.\nwhen_to_use: Asked for a.\n---\n",
-        );
-        assert_eq!(
-            claude_code_entry(&with_when).unwrap().line,
-            "- a: Does a. - Asked for a."
-        );
-        let no_description = skill(
-            "/l/b",
-            "---\nname: b\n---\n# Title\n\nFirst *paragraph*\nwraps.\n\nSecond.\n",
-        );
-        assert_eq!(
-            claude_code_entry(&no_description).unwrap().line,
-            "- b: First paragraph wraps."
-        );
-        let hidden = skill(
-            "/l/c",
-            "---\nname: c\ndescription: x\ndisable-model-invocation: true\n---\n",
-        );
-        assert_eq!(claude_code_entry(&hidden), None);
-    }
-
-    #[test]
-    fn long_entries_are_cut_at_1536_utf16_units() {
-        // An emoji is two UTF-16 units; the cut never splits one.
-        let description = "🚀".repeat(1000);
-        let long = skill(
-            "/l/long",
-            &format!("---\nname: long\ndescription: {description}\n---\n"),
-        );
-        let entry = claude_code_entry(&long).unwrap();
-        assert!(entry.truncated);
-        let text = entry.line.strip_prefix("- long: ").unwrap();
-        assert_eq!(text.encode_utf16().count(), CLAUDE_CODE_ENTRY_LIMIT - 1);
-        assert!(text.ends_with("🚀…"));
-        let exact = skill(
-            "/l/x",
-            &format!("---\nname: x\ndescription: {}\n---\n", "a".repeat(1536)),
-        );
-        assert!(!claude_code_entry(&exact).unwrap().truncated);
-    }
-
-    #[test]
-    fn over_budget_descriptions_are_dropped_from_the_end() {
-        let skills: Vec<Skill> = (0..5)
+    fn skills_of(n: usize, words: usize) -> Vec<Skill> {
+        (0..n)
             .map(|i| {
                 let text = format!(
                     "---\nname: s{i}\ndescription: {}\n---\n",
-                    "word ".repeat(20)
+                    "word ".repeat(words)
                 );
                 skill(&format!("/l/s{i}"), &text)
             })
-            .collect();
+            .collect()
+    }
+
+    /// The report is the profile's listing laid out: the model sets the
+    /// budget (window × characters a token × 1%), the client's own skills
+    /// are listed after the library's and counted first.
+    #[test]
+    fn the_model_sets_the_budget_and_built_ins_take_their_share() {
+        let skills = skills_of(3, 5);
         let refs: Vec<&Skill> = skills.iter().collect();
-        let roomy = listing_budget(&refs, 200_000);
-        assert!(!roomy.over_budget && roomy.dropped.is_empty());
-        assert_eq!(roomy.listing, claude_code_listing(&refs));
-        // 300 chars: each full line is 105, a name line 4.
-        let tight = listing_budget(&refs, 7_500);
-        assert_eq!(tight.budget_chars, 300);
-        assert!(tight.over_budget);
-        assert_eq!(tight.kept, ["s0", "s1"]);
-        assert_eq!(tight.dropped, ["s2", "s3", "s4"]);
-        assert!(tight.listed_chars <= 300);
-        assert!(tight.listing.ends_with("\n- s2\n- s3\n- s4"));
-        // Each entry says what it costs and where it starts, so a chart of the
-        // listing against its budget needs no sums of its own.
-        let lengths: Vec<(usize, usize, usize)> = tight
+        let default = listing_budget(&refs, None);
+        assert_eq!(default.model, claude_code::DEFAULT_MODEL);
+        assert_eq!(default.budget_chars, 30_000);
+        let sonnet = listing_budget(&refs, Some("claude-sonnet-4-5"));
+        assert_eq!(
+            (sonnet.context_window_tokens, sonnet.chars_per_token),
+            (200_000, 4)
+        );
+        assert_eq!(sonnet.budget_chars, 8_000);
+        assert!(!default.over_budget && default.dropped.is_empty());
+        assert_eq!(default.kept, ["s0", "s1", "s2"]);
+        assert_eq!(default.builtins.len(), claude_code::builtins().len());
+        assert!(
+            default
+                .listing
+                .contains("\n- s0: word word word word word\n")
+        );
+        let built_in = default.entries.iter().find(|e| e.builtin).unwrap();
+        assert_eq!(built_in.status, "built-in");
+        // The client's own skills are placed first; the library's follow.
+        let first_library = &default.entries[0];
+        assert_eq!(first_library.offset, default.builtin_chars + 1);
+        let last = default.entries.iter().max_by_key(|e| e.offset).unwrap();
+        assert_eq!(last.offset + last.chars, default.full_chars);
+    }
+
+    /// Over budget, with no record of use, the library's descriptions are
+    /// kept greedily in listing order; the report names every one at risk
+    /// and the range of how many go.
+    #[test]
+    fn over_budget_descriptions_go_greedily_and_the_range_is_named() {
+        let mut skills = skills_of(3, 20);
+        skills.push(skill(
+            "/l/short",
+            "---\nname: short\ndescription: tiny\n---\n",
+        ));
+        let refs: Vec<&Skill> = skills.iter().collect();
+        let roomy = listing_budget(&refs, None);
+        // Room for the built-ins, every name, one long description and the
+        // short one: s0 keeps its, s1 and s2 lose theirs, short still fits.
+        // Names are always listed, and the bundled built-ins whole.
+        let fixed = |e: &ListingStatus| e.builtin && !claude_code::builtin_is_budgeted(&e.id);
+        let floor: usize = roomy
             .entries
             .iter()
-            .map(|e| (e.chars, e.name_chars, e.offset))
+            .map(|e| if fixed(e) { e.chars } else { e.name_chars } + 1)
+            .sum::<usize>()
+            - 1;
+        let library = &roomy.entries[..4];
+        let extra = |e: &ListingStatus| e.chars - e.name_chars;
+        let mut settings = ListingSettings::new();
+        settings.char_budget = Some(floor + extra(&library[0]) + extra(&library[3]) + 50);
+        let tight = listing_budget_with(&refs, &settings, None);
+        assert!(tight.over_budget);
+        assert_eq!(tight.budget_source, CHAR_BUDGET_ENV);
+        assert_eq!(tight.kept, ["s0", "short"]);
+        assert_eq!(tight.dropped, ["s1", "s2"]);
+        assert!(tight.listed_chars <= tight.budget_chars);
+        assert!(tight.listing.contains("\n- s1\n- s2\n- short: tiny\n"));
+        assert_eq!(tight.at_risk[..4], ["s0", "s1", "s2", "short"]);
+        // Whatever the order of use, one long description and the short one
+        // fit, and the built-in that may lose its description does not.
+        assert_eq!((tight.min_dropped, tight.max_dropped), (3, 3));
+        let past: Vec<&str> = tight
+            .entries
+            .iter()
+            .filter(|e| e.past_budget)
+            .map(|e| e.id.as_str())
             .collect();
-        assert_eq!(lengths[0], (105, 4, 0));
-        assert_eq!(lengths[2], (105, 4, 2 * 106));
-        let last = tight.entries.last().unwrap();
-        assert_eq!(last.offset + last.chars, tight.full_chars);
-        let tiny = listing_budget(&refs, 100);
-        assert_eq!(tiny.kept.len(), 0);
-        assert_eq!(tiny.listing.lines().count(), 5);
+        assert_eq!(past, ["s1", "s2", "security-review"]);
+        assert!(tight.entries[..4].iter().all(|e| e.status == "at-risk"));
     }
 
     /// The sorted chart's order and positions come from the engine: largest
-    /// first, ties in listing order, unlisted skills left out; and which
-    /// entries end past the budget in listing order.
+    /// first, ties in listing order, unlisted skills left out.
     #[test]
-    fn entries_are_ordered_by_cost_and_marked_past_the_budget() {
+    fn entries_are_ordered_by_cost() {
         let texts = [
             ("short", "Short."),
-            ("long", "A much longer description of what this skill does."),
-            ("mid-a", "A middling description."),
-            ("mid-b", "A middling description."),
+            ("long", &"A much longer description. ".repeat(40)),
+            ("mid-a", &"A middling description. ".repeat(20)),
+            ("mid-b", &"A middling description. ".repeat(20)),
         ];
         let mut skills: Vec<Skill> = texts
             .iter()
@@ -855,53 +801,21 @@ mod tests {
             "---\nname: hidden\ndescription: Hidden.\ndisable-model-invocation: true\n---\n",
         ));
         let refs: Vec<&Skill> = skills.iter().collect();
-        let report = listing_budget(&refs, 200_000);
-        let order: Vec<&str> = report
+        let report = listing_budget(&refs, None);
+        let library: Vec<&str> = report
             .by_cost
             .iter()
-            .map(|&i| report.entries[i].id.as_str())
+            .map(|&i| &report.entries[i])
+            .filter(|e| !e.builtin)
+            .map(|e| e.id.as_str())
             .collect();
-        assert_eq!(order, ["long", "mid-a", "mid-b", "short"]);
+        assert_eq!(library, ["long", "mid-a", "mid-b", "short"]);
         let first = &report.entries[report.by_cost[0]];
         let second = &report.entries[report.by_cost[1]];
         assert_eq!(first.offset_by_cost, 0);
         assert_eq!(second.offset_by_cost, first.chars + 1);
+        assert_eq!(report.unlisted, ["hidden"]);
         assert!(report.entries.iter().all(|e| !e.past_budget));
-        // 40 characters: only the first entry ends before the line.
-        let mut settings = ListingSettings::new(200_000);
-        settings.char_budget = Some(40);
-        let tight = listing_budget_with(&refs, &settings);
-        let past: Vec<&str> = tight
-            .entries
-            .iter()
-            .filter(|e| e.past_budget)
-            .map(|e| e.id.as_str())
-            .collect();
-        assert_eq!(past, ["long", "mid-a", "mid-b"]);
-    }
-
-    #[test]
-    fn budget_is_one_percent_of_the_window_at_four_chars_per_token() {
-        assert_eq!(budget_chars(200_000), 8_000);
-        assert_eq!(budget_chars(1_000_000), 40_000);
-        assert_eq!(ListingSettings::new(200_000).budget_chars(), 8_000);
-        assert_eq!(ListingSettings::new(1_000_000).budget_chars(), 40_000);
-        assert_eq!(parse_context_window("200k"), Ok(200_000));
-        assert_eq!(parse_context_window("1M"), Ok(1_000_000));
-        assert_eq!(parse_context_window("150000"), Ok(150_000));
-        assert!(parse_context_window("big").is_err());
-    }
-
-    fn skills_of(n: usize, words: usize) -> Vec<Skill> {
-        (0..n)
-            .map(|i| {
-                let text = format!(
-                    "---\nname: s{i}\ndescription: {}\n---\n",
-                    "word ".repeat(words)
-                );
-                skill(&format!("/l/s{i}"), &text)
-            })
-            .collect()
     }
 
     /// Claude Code 2.1.129: skillListingBudgetFraction, skillListingMaxDescChars
@@ -925,22 +839,25 @@ mod tests {
             r#"{"skillListingMaxDescChars": 20, "skillOverrides": {"s0": "user-invocable-only"}}"#,
         )
         .unwrap();
-        let settings = ListingSettings::load(200_000, &[lib], Some(&home), None);
+        let settings = ListingSettings::load(&[lib], Some(&home), None);
         assert!(settings.problems.is_empty(), "{:?}", settings.problems);
-        assert_eq!(settings.budget_chars(), 16_000);
         assert_eq!(settings.max_desc_chars, 20);
         assert_eq!(settings.overrides["s0"], SkillOverride::UserInvocableOnly);
         let skills = skills_of(3, 10);
         let refs: Vec<&Skill> = skills.iter().collect();
-        let report = listing_budget_with(&refs, &settings);
+        let report = listing_budget_with(&refs, &settings, Some("claude-sonnet-4-5"));
+        assert_eq!(report.budget_chars, 16_000);
         assert_eq!(report.unlisted, ["s0"]);
         let status = |id: &str| report.entries.iter().find(|e| e.id == id).unwrap().clone();
         assert_eq!(status("s0").reason, "skillOverrides: user-invocable-only");
         assert_eq!(status("s1").status, "name-only");
         assert_eq!(status("s2").status, "truncated");
-        assert_eq!(
-            report.listing,
-            format!("- s1\n- s2: {}…", "word word word word".trim_end())
+        assert!(
+            report
+                .listing
+                .contains("\n\n- s1\n- s2: word word word word…\n"),
+            "{}",
+            report.listing
         );
     }
 
@@ -948,32 +865,13 @@ mod tests {
     /// integers take `_` and `1e3` forms (CHANGELOG 2.1.211).
     #[test]
     fn the_environment_budget_wins() {
-        let settings = ListingSettings::load(200_000, &[], None, Some("1_000"));
-        assert_eq!(settings.budget_chars(), 1_000);
+        let settings = ListingSettings::load(&[], None, Some("1_000"));
+        assert_eq!(settings.char_budget, Some(1_000));
         let skills = skills_of(1, 1);
-        let report = listing_budget_with(&[&skills[0]], &settings);
+        let report = listing_budget_with(&[&skills[0]], &settings, None);
         assert_eq!(report.budget_source, CHAR_BUDGET_ENV);
-        let bad = ListingSettings::load(200_000, &[], None, Some("lots"));
+        assert_eq!(report.budget_chars, 1_000);
+        let bad = ListingSettings::load(&[], None, Some("lots"));
         assert_eq!(bad.problems.len(), 1);
-    }
-
-    /// Drop order follows recent use (claude-code #68135): the report names
-    /// every skill at risk and the range of how many lose their descriptions.
-    #[test]
-    fn over_budget_skills_are_at_risk_in_a_range() {
-        let mut skills = skills_of(3, 20);
-        skills.push(skill(
-            "/l/short",
-            "---\nname: short\ndescription: tiny\n---\n",
-        ));
-        let refs: Vec<&Skill> = skills.iter().collect();
-        // Full lines: 3 × 105 + 13 and 3 newlines, 331; names alone save 101 each and 6.
-        let mut settings = ListingSettings::new(200_000);
-        settings.char_budget = Some(300);
-        let report = listing_budget_with(&refs, &settings);
-        assert!(report.over_budget);
-        assert_eq!(report.at_risk, ["s0", "s1", "s2", "short"]);
-        assert_eq!((report.min_dropped, report.max_dropped), (1, 2));
-        assert!(report.entries.iter().all(|e| e.status == "at-risk"));
     }
 }

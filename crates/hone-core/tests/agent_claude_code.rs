@@ -119,7 +119,7 @@ fn claude_code_picks_come_from_the_first_skill_call_or_skill_md_read() {
     let listing = Listing::new(
         &skills,
         ListingStyle::ClaudeCode,
-        &ListingSettings::new(200_000),
+        &ListingSettings::new(),
         "claude-sonnet-4-5",
     );
     let provider = ClaudeCode::new("sonnet", Some(&stand_in), Duration::from_secs(60));
@@ -192,7 +192,7 @@ fn a_missing_claude_is_a_clear_error() {
     let listing = Listing::new(
         &skills,
         ListingStyle::ClaudeCode,
-        &ListingSettings::new(200_000),
+        &ListingSettings::new(),
         "claude-sonnet-4-5",
     );
     let provider = ClaudeCode::new(
@@ -232,7 +232,7 @@ fn the_real_claude_code_picks_by_skill_call_or_skill_md_read() {
     let listing = Listing::new(
         &skills,
         ListingStyle::ClaudeCode,
-        &ListingSettings::new(200_000),
+        &ListingSettings::new(),
         model,
     );
     let cases: [(&str, Action); 3] = [

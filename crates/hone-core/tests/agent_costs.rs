@@ -43,12 +43,8 @@ fn cost_table_for_the_readme() {
     ] {
         let skills: Vec<&Skill> = library.skills.iter().collect();
         for style in [ListingStyle::ClaudeCode, ListingStyle::Agentskills] {
-            let listing = Listing::new(
-                &skills,
-                style,
-                &ListingSettings::new(200_000),
-                "claude-sonnet-4-5",
-            );
+            let listing =
+                Listing::new(&skills, style, &ListingSettings::new(), "claude-sonnet-4-5");
             for size in [20, 100] {
                 for model in ["claude-haiku-4-5", "claude-sonnet-4-5", "claude-opus-4-5"] {
                     let provider = Anthropic::new(

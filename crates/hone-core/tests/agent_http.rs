@@ -245,12 +245,7 @@ fn library(dir: &Path) -> Library {
 
 fn listing_of(library: &Library, style: ListingStyle) -> Listing {
     let skills: Vec<&Skill> = library.skills.iter().collect();
-    Listing::new(
-        &skills,
-        style,
-        &ListingSettings::new(200_000),
-        "claude-sonnet-4-5",
-    )
+    Listing::new(&skills, style, &ListingSettings::new(), "claude-sonnet-4-5")
 }
 
 fn fast_policy() -> HttpPolicy {
@@ -366,7 +361,7 @@ fn the_claude_code_listing_follows_the_request_for_recent_models() {
     let listing = Listing::new(
         &skills,
         ListingStyle::ClaudeCode,
-        &ListingSettings::new(200_000),
+        &ListingSettings::new(),
         "claude-opus-5-5",
     );
     let provider = Anthropic::new(

@@ -251,7 +251,7 @@ fn the_local_provider_offers_no_skill_unless_a_skill_is_named_none() {
         let listing = Listing::new(
             &skills,
             ListingStyle::ClaudeCode,
-            &ListingSettings::new(200_000),
+            &ListingSettings::new(),
             "local",
         );
         let answer = provider

@@ -309,7 +309,7 @@ fn corpus_skills_measure_and_render() {
     let skills: Vec<&Skill> = library.skills.iter().collect();
     let costs = tokens::skills_costs(&skills, &Tokenizer::o200k());
     assert_eq!(costs.len(), skills.len());
-    let catalog = hone_core::catalog::catalog_costs(&skills, &Tokenizer::o200k(), 200_000);
+    let catalog = hone_core::catalog::catalog_costs(&skills, &Tokenizer::o200k(), None);
     assert_eq!(catalog.skills, skills.len());
     for skill in &skills {
         let html = hone_core::render::render_body(skill);

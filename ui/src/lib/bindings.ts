@@ -38,7 +38,7 @@ export const commands = {
 	createSkill: (root: string, name: string) => typedError<string, CommandError>(__TAURI_INVOKE("create_skill", { root, name })),
 	renameSkill: (dir: string, name: string) => typedError<string, CommandError>(__TAURI_INVOKE("rename_skill", { dir, name })),
 	deleteSkill: (dir: string) => typedError<null, CommandError>(__TAURI_INVOKE("delete_skill", { dir })),
-	libraryCosts: (tokenizer: string, window: number) => typedError<LibraryCosts, CommandError>(__TAURI_INVOKE("library_costs", { tokenizer, window })),
+	libraryCosts: (tokenizer: string, model: string | null) => typedError<LibraryCosts, CommandError>(__TAURI_INVOKE("library_costs", { tokenizer, model })),
 	libraryStageCosts: (tokenizer: string) => typedError<LibraryStages, CommandError>(__TAURI_INVOKE("library_stage_costs", { tokenizer })),
 	/**  Registers the window's channel for library changes and close requests. */
 	subscribe: (events: Channel<AppEvent>) => __TAURI_INVOKE<void>("subscribe", { events }),
@@ -512,26 +512,53 @@ export type Budget = {
 	bare: number,
 };
 
-/**  How the Claude Code listing fits its budget at a context-window size. */
+/**  How the library fits Claude Code's listing budget for one model. */
 export type BudgetReport = {
+	/**  The Claude Code version whose profile made the listing. */
+	client_version: string,
+	/**
+	 *  The model the listing is for: its window and characters a token set
+	 *  the budget.
+	 */
+	model: string,
 	context_window_tokens: number,
-	/**  The budget, in UTF-16 units: window × 1% × 4 characters per token. */
+	/**  The characters the client counts per token for this model. */
+	chars_per_token: number,
+	/**
+	 *  The budget, in characters as the client counts them (terminal
+	 *  columns): window × characters a token × `skillListingBudgetFraction`,
+	 *  or `SLASH_COMMAND_TOOL_CHAR_BUDGET`.
+	 */
 	budget_chars: number,
-	/**  Length of the full listing, in UTF-16 units. */
+	/**  Length of the full listing, the client's own skills included. */
 	full_chars: number,
-	/**  Length of the listing as it would be sent, after dropping descriptions. */
+	/**  Length of the listing as sent with no record of use. */
 	listed_chars: number,
 	over_budget: boolean,
-	/**  Skills listed with their description, in listing order. */
+	/**
+	 *  The library's skills listed with their description, with no record
+	 *  of use, in listing order.
+	 */
 	kept: string[],
-	/**  Skills listed by name only, in listing order. */
+	/**
+	 *  The library's skills shown as bare names to fit the budget, with no
+	 *  record of use, in listing order.
+	 */
 	dropped: string[],
 	/**
-	 *  Skills not listed at all (`disable-model-invocation: true`, or a
-	 *  `skillOverrides` of `off` / `user-invocable-only`).
+	 *  The library's skills not listed at all (`disable-model-invocation:
+	 *  true`, a `skillOverrides` of `off` / `user-invocable-only`, or a
+	 *  folder name taken by an earlier skill).
 	 */
 	unlisted: string[],
-	/**  The listing as it would be sent. */
+	/**  The client's own skills listed beside the library's. */
+	builtins: string[],
+	/**
+	 *  What the client's own skills take of the budget before any of the
+	 *  library's descriptions (their full entries and newlines).
+	 */
+	builtin_chars: number,
+	/**  The listing as the model reads it, with no record of use. */
 	listing: string,
 	/**  `skillListingBudgetFraction` used. */
 	budget_fraction: number,
@@ -540,17 +567,20 @@ export type BudgetReport = {
 	/**  Where the budget came from: `context-window` or `SLASH_COMMAND_TOOL_CHAR_BUDGET`. */
 	budget_source: string,
 	/**
-	 *  Over budget: every skill that may lose its description (which ones
+	 *  Over budget: every entry that may lose its description (which ones
 	 *  do depends on recent use, never-used first).
 	 */
 	at_risk: string[],
 	/**
-	 *  Over budget: the fewest and the most descriptions Claude Code drops,
-	 *  whatever the order of use.
+	 *  Over budget: the fewest and the most descriptions the client drops,
+	 *  depending on which skills were used most recently.
 	 */
 	min_dropped: number,
 	max_dropped: number,
-	/**  Every skill and how it is listed, with the reason. */
+	/**
+	 *  Every skill of the library, then each of the client's own, and how
+	 *  it is listed, with the reason.
+	 */
 	entries: ListingStatus[],
 	/**
 	 *  The listed entries by cost, largest first (ties in listing order), as
@@ -1275,12 +1305,13 @@ export type LibraryChanged = {
 	changed: string[],
 };
 
-/**  Library-wide token figures for the chosen tokenizer and context window. */
+/**  Library-wide token figures for the chosen tokenizer and Claude Code model. */
 export type LibraryCosts = {
 	tokenizer: string,
 	metadata_total: number,
+	/**  The model's context window, in tokens. */
 	context_window: number,
-	/**  Claude Code's listing at this window, as the engine simulates it. */
+	/**  Claude Code's listing for the model, from its client profile. */
 	listing: BudgetReport,
 	/**  The Claude Code settings files read, in the order applied. */
 	settings_sources: string[],
@@ -1412,26 +1443,30 @@ export type ListingDifference = {
 
 /**  How one skill appears in Claude Code's listing, and why. */
 export type ListingStatus = {
+	/**  The library skill's identity, or the built-in's name. */
 	id: string,
-	/**  `listed`, `truncated`, `name-only`, `at-risk` or `unlisted`. */
+	/**  `listed`, `truncated`, `name-only`, `at-risk`, `unlisted` or `built-in`. */
 	status: string,
 	/**  Why, in words ("skillOverrides: name-only", "cut at 1,536 characters"). */
 	reason: string,
+	/**  One of the client's own skills. */
+	builtin: boolean,
 	/**
-	 *  The entry's length in the full listing (UTF-16 units, as the budget
-	 *  counts them); 0 when unlisted.
+	 *  The entry's length in the full listing, as the budget counts it; 0
+	 *  when unlisted.
 	 */
 	chars: number,
 	/**  Its length as a bare name (what is left when its description is dropped). */
 	name_chars: number,
 	/**
-	 *  Where the entry starts in the full listing (UTF-16 units, newlines
-	 *  included): the entries from the budget on are past it.
+	 *  Where the entry starts when the client's own skills come first (they
+	 *  take their share first), then the library's in listing order,
+	 *  newlines included.
 	 */
 	offset: number,
 	/**
-	 *  Whether the entry ends past the budget in listing order: the entries
-	 *  whose descriptions go first when no skill was used more recently.
+	 *  Whether the entry loses its description when no skill was used more
+	 *  recently: the fill in listing order.
 	 */
 	past_budget: boolean,
 	/**

@@ -54,9 +54,6 @@ pub(crate) struct AgentArgs {
     /// system-reminder) or agentskills (the <available_skills> block in the system prompt).
     #[arg(long, value_name = "STYLE", default_value = "claude-code", value_parser = |s: &str| s.parse::<ListingStyle>())]
     pub listing: ListingStyle,
-    /// The context window the Claude Code listing budget is computed for: 200k, 1m or tokens.
-    #[arg(long, value_name = "TOKENS", default_value = "200k", value_parser = |s: &str| catalog::parse_context_window(s))]
-    pub context_window: u64,
     /// Times each request is asked; a skill's trigger rate is the share of runs that pick it
     /// [default: 3].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
@@ -170,12 +167,7 @@ impl AgentArgs {
         };
         let user = catalog::user_claude_dir();
         let env = std::env::var(catalog::CHAR_BUDGET_ENV).ok();
-        let settings = ListingSettings::load(
-            self.context_window,
-            &library.roots,
-            user.as_deref(),
-            env.as_deref(),
-        );
+        let settings = ListingSettings::load(&library.roots, user.as_deref(), env.as_deref());
         for problem in &settings.problems {
             eprintln!("hone: warning: {problem}");
         }

@@ -10,11 +10,14 @@ use hone_core::library::{Filters, Library};
 #[derive(clap::Args)]
 #[command(after_help = "\
 agentskills: the <available_skills> XML block, as the reference implementation's to-prompt prints it.
-claude-code: one `- name: description` line per skill, each cut at skillListingMaxDescChars \
-(1,536), within the listing budget (skillListingBudgetFraction of the context window, 1%, or \
+claude-code: Claude Code's listing of the library for --model (default: its own default model), \
+from its client profile: its header, one `- name: description` line per skill, each cut at \
+skillListingMaxDescChars (1,536), then the client's own skills, within the listing budget \
+(skillListingBudgetFraction, 1%, of the model's context window at its characters a token, or \
 SLASH_COMMAND_TOOL_CHAR_BUDGET), after skillOverrides, as read from ~/.claude/settings.json and the \
 library's .claude/settings.json. Over budget, Claude Code drops the least recently used skills' \
-descriptions; the block shown drops them from the end, and stderr names every skill at risk.
+descriptions; the block shown is a fresh install's (no skill used yet), and stderr names every \
+skill at risk.
 
 With --client, LIBRARY is the one folder the client would be started in: Hone finds the project's \
 and the user's skill folders as that client does, reads its settings files and environment \
@@ -30,12 +33,9 @@ pub struct Args {
     /// Predict what this client shows its model when started in LIBRARY.
     #[arg(long, value_parser = super::clients::parse_client, value_name = "CLIENT")]
     client: Option<hone_core::clients::Client>,
-    /// The model, with --client (default: the client's own default model).
-    #[arg(long, requires = "client")]
+    /// The model, with --client or --format claude-code (default: the client's own default model).
+    #[arg(long)]
     model: Option<String>,
-    /// Context window for the Claude Code listing budget: 200k, 1m, or a number of tokens.
-    #[arg(long, value_name = "TOKENS", default_value = "200k", value_parser = catalog::parse_context_window)]
-    context_window: u64,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -65,10 +65,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "--format text and json go with --client; without it, agentskills or claude-code"
             )
         }
+        Format::Agentskills if args.model.is_some() => {
+            anyhow::bail!("--model goes with --client or --format claude-code")
+        }
         Format::Agentskills => println!("{}", catalog::agentskills_prompt(&skills)),
         Format::ClaudeCode => {
-            let settings = super::tokens::listing_settings(&args.paths, args.context_window);
-            let budget = catalog::listing_budget_with(&skills, &settings);
+            let settings = super::tokens::listing_settings(&args.paths);
+            let model = super::tokens::claude_model(args.model.as_deref(), false)?;
+            let budget = catalog::listing_budget_with(&skills, &settings, model);
             if budget.over_budget {
                 let count = if budget.min_dropped == budget.max_dropped {
                     budget.min_dropped.to_string()

@@ -17,10 +17,12 @@ use serde::Serialize;
 #[command(after_help = "\
 Stages: metadata (the skill's catalog entry, in the agentskills XML form and as a Claude Code \
 listing line), instructions (the body), resources (each text file; binary files are listed, not \
-counted). The catalog is the whole library's stage-1 block, with a simulation of Claude Code's \
-listing budget (skillListingBudgetFraction of the context window, default 1%, at 4 characters per \
-token, or SLASH_COMMAND_TOOL_CHAR_BUDGET characters), entries cut at skillListingMaxDescChars, \
-and skillOverrides, read from ~/.claude/settings.json and the library's .claude/settings.json.
+counted). The catalog is the whole library's stage-1 block, and Claude Code's listing from its client \
+profile for a model (--model, default its own default model): the client's own skills first, then \
+the budget (skillListingBudgetFraction, default 1%, of the model's context window at its \
+characters a token, or SLASH_COMMAND_TOOL_CHAR_BUDGET characters), entries cut at \
+skillListingMaxDescChars, and skillOverrides, read from ~/.claude/settings.json and the library's \
+.claude/settings.json.
 The claude tokenizer is an estimate (shown with ~): an exact o200k count x 1.108.")]
 pub struct Args {
     /// Skills (folders or SKILL.md files) and libraries [default: .]; with --raw, any files.
@@ -34,16 +36,14 @@ pub struct Args {
     /// Count whole files as plain text.
     #[arg(long)]
     raw: bool,
-    /// Context window for the Claude Code listing budget: 200k, 1m, or a number of tokens.
-    #[arg(long, value_name = "TOKENS", default_value = "200k", value_parser = catalog::parse_context_window)]
-    context_window: u64,
     /// Also the listing CLIENT shows its model, from its profile, with the library installed in
     /// its project folder: budget, entries, the client's own skills and the listing's tokens
     /// (claude-code, codex, gemini, opencode, copilot; repeat for several).
     #[arg(long, value_name = "CLIENT", value_parser = super::clients::parse_client)]
     client: Vec<Client>,
-    /// With --client: the model the listing is for [default: each client's default model].
-    #[arg(long, value_name = "MODEL", requires = "client")]
+    /// The model the listings are for; without --client, the Claude model of the catalog's
+    /// listing budget [default: each client's default model].
+    #[arg(long, value_name = "MODEL")]
     model: Option<String>,
 }
 
@@ -145,13 +145,24 @@ fn print_client_listings(listings: &[ClientListing], approx: &str) {
     }
 }
 
+/// The Claude model of Claude Code's listing: `model` when it is one;
+/// another model is an error unless other clients (`with_clients`) take it.
+pub fn claude_model(model: Option<&str>, with_clients: bool) -> anyhow::Result<Option<&str>> {
+    match model {
+        Some(m) if m.starts_with("claude") => Ok(Some(m)),
+        Some(m) if !with_clients => anyhow::bail!(
+            "`{m}` is not a Claude model: without --client, --model is the model of Claude Code's listing"
+        ),
+        _ => Ok(None),
+    }
+}
+
 /// Claude Code's listing settings for `roots`: the user's and the project's
 /// settings files and `SLASH_COMMAND_TOOL_CHAR_BUDGET`; problems are warned about.
-pub fn listing_settings(roots: &[PathBuf], context_window: u64) -> catalog::ListingSettings {
+pub fn listing_settings(roots: &[PathBuf]) -> catalog::ListingSettings {
     let user = catalog::user_claude_dir();
     let env = std::env::var(catalog::CHAR_BUDGET_ENV).ok();
-    let settings =
-        catalog::ListingSettings::load(context_window, roots, user.as_deref(), env.as_deref());
+    let settings = catalog::ListingSettings::load(roots, user.as_deref(), env.as_deref());
     for problem in &settings.problems {
         eprintln!("hone: warning: {problem}");
     }
@@ -242,8 +253,9 @@ fn skills(args: &Args, tokenizer: &Tokenizer) -> anyhow::Result<ExitCode> {
         }
     }
     let costs = tokens::skills_costs(&skills, tokenizer);
-    let settings = listing_settings(&roots, args.context_window);
-    let catalog = catalog::catalog_costs_with(&skills, tokenizer, &settings);
+    let settings = listing_settings(&roots);
+    let claude_model = claude_model(args.model.as_deref(), !args.client.is_empty())?;
+    let catalog = catalog::catalog_costs_with(&skills, tokenizer, &settings, claude_model);
     let clients = client_listings(
         &library.roots[0],
         &skills,
@@ -401,7 +413,11 @@ fn print_catalog(catalog: &CatalogCosts, tokenizer: &Tokenizer) {
         &note,
     );
     let listing = &catalog.claude_code;
-    let note = format!("  ({} chars)", thousands(listing.chars));
+    let note = format!(
+        "  ({} chars, Claude Code's {} own skills included)",
+        thousands(listing.chars),
+        catalog.budget.builtins.len()
+    );
     table.row(2, "claude-code listing", listing.tokens, &note);
     table.print();
     print_budget(&catalog.budget);
@@ -416,15 +432,20 @@ fn print_budget(budget: &BudgetReport) {
         )
     } else {
         format!(
-            "{} chars ({}% of a {}-token window)",
+            "{} chars ({}% of {}'s {}-token window × {} characters a token)",
             thousands(budget.budget_chars),
             (budget.budget_fraction * 10_000.0).round() / 100.0,
+            budget.model,
             thousands(budget.context_window_tokens as usize),
+            budget.chars_per_token,
         )
     };
     let head = format!(
-        "  listing budget: {source}; the full listing is {}",
+        "  listing budget: {source}; the full listing is {}, of which Claude Code {}'s own {} skills take {}",
         thousands(budget.full_chars),
+        budget.client_version,
+        budget.builtins.len(),
+        thousands(budget.builtin_chars),
     );
     if !budget.over_budget {
         println!("{head}: fits");

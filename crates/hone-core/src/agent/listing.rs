@@ -148,7 +148,7 @@ impl Listing {
                 )
             }
             ListingStyle::Agentskills => {
-                let unlisted = catalog::listing_budget_with(skills, settings).unlisted;
+                let unlisted = catalog::listing_budget_with(skills, settings, None).unlisted;
                 let listed: Vec<&Skill> = skills
                     .iter()
                     .copied()

@@ -904,7 +904,7 @@ mod tests {
         Listing::new(
             &refs,
             ListingStyle::ClaudeCode,
-            &ListingSettings::new(200_000),
+            &ListingSettings::new(),
             "claude-sonnet-4-5",
         )
     }
@@ -1059,7 +1059,7 @@ mod tests {
             Box::new(super::stub::WordOverlap::sampled()),
             skills,
             ListingStyle::ClaudeCode,
-            ListingSettings::new(200_000),
+            ListingSettings::new(),
             None,
             Some(AnswerCache::new(dir.path())),
         );

@@ -244,8 +244,9 @@ fn read_frontmatter(text: &str) -> (serde_json::Map<String, serde_json::Value>, 
     (map, body)
 }
 
-/// The description the client lists for `skill`, before the cut.
-fn listing_description(skill: &Skill) -> String {
+/// The description the client lists for `skill`, before the cut: the
+/// frontmatter's, else the body's first line; then `when_to_use`.
+pub fn listing_description(skill: &Skill) -> String {
     let (map, body) = read_frontmatter(skill.text());
     let field = |key: &str| -> Option<String> {
         let value = map.get(key)?.clone();
@@ -392,13 +393,11 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Prediction
     let mut seen: HashSet<String> = HashSet::new();
     let mut listed: Vec<Listed> = Vec::new();
 
-    let mut settings = ListingSettings::load(
-        0,
+    let settings = ListingSettings::load(
         &[dir.to_path_buf()],
         Some(user.as_path()),
         env.var("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
     );
-    settings.context_window_tokens = model_window(&model).0;
 
     let groups = std::iter::once(user.join("skills")).chain(project_dirs);
     for skills_dir in groups {
@@ -447,8 +446,6 @@ pub fn predict_skills(
     model: Option<&str>,
 ) -> Prediction {
     let model = model.unwrap_or(DEFAULT_MODEL).to_string();
-    let mut settings = settings.clone();
-    settings.context_window_tokens = model_window(&model).0;
     let mut left_out = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
     let mut listed = Vec::new();
@@ -462,7 +459,7 @@ pub fn predict_skills(
             });
             continue;
         }
-        match listed_as(skill, folder, skill.dir.join("SKILL.md"), &settings) {
+        match listed_as(skill, folder, skill.dir.join("SKILL.md"), settings) {
             Ok(entry) => listed.push(entry),
             Err(reason) => left_out.push(LeftOut {
                 path: shown,
@@ -472,7 +469,36 @@ pub fn predict_skills(
     }
     // No home: no usage history ranks the skills over budget.
     let env = Environment::with_home(Path::new("/nonexistent"));
-    render(listed, left_out, &settings, model, &env)
+    render(listed, left_out, settings, model, &env)
+}
+
+/// One skill's entry as the client lists it beside no other skill and
+/// within any budget, or `None` when the client does not list it: the
+/// line a per-skill cost counts.
+pub fn entry(skill: &Skill, settings: &ListingSettings) -> Option<Entry> {
+    let mut roomy = settings.clone();
+    roomy.char_budget = Some(usize::MAX);
+    predict_skills(&[skill], &roomy, None)
+        .entries
+        .into_iter()
+        .find(|e| !e.builtin)
+}
+
+/// Whether `settings`' `skillListingMaxDescChars` cuts the description the
+/// client lists for `skill`.
+pub fn description_is_cut(skill: &Skill, settings: &ListingSettings) -> bool {
+    listing_description(skill).encode_utf16().count() > settings.max_desc_chars
+}
+
+/// Whether the client's own skill `name` may lose its description over
+/// budget like the author's (the bundled ones never do).
+pub fn builtin_is_budgeted(name: &str) -> bool {
+    builtins().iter().any(|b| b.name == name && b.budgeted)
+}
+
+/// How wide the client counts `text` against its budget.
+pub fn budget_width(text: &str) -> usize {
+    usize::try_from(width(text)).unwrap_or(usize::MAX)
 }
 
 /// The entry of a loaded `skill` found in `folder`, or why the client does

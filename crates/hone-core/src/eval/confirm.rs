@@ -322,7 +322,7 @@ mod tests {
         let held_out = suggest::split(&suites).1[0].cases.len();
         assert!(held_out > 0);
         let provider = WordOverlap::deterministic();
-        let settings = ListingSettings::new(200_000);
+        let settings = ListingSettings::new();
         let options = options(&provider, &settings);
         let mut found = found(vec![
             suggestion("Fill PDF forms. Adds a signature on any document."),
@@ -360,7 +360,7 @@ mod tests {
         let library = library(dir.path());
         let suites = suites(&library);
         let provider = WordOverlap::deterministic();
-        let settings = ListingSettings::new(200_000);
+        let settings = ListingSettings::new();
         let mut found = found(vec![suggestion("Fill PDF forms. Signature on it.")]);
         let cancel = Cancel::new();
         cancel.cancel();

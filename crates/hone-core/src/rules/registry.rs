@@ -276,7 +276,7 @@ rules! {
         "a trigger phrase that matches almost any request",
         super::description::generic_trigger::DOC;
     DescriptionFromBody = "HS207", "description-from-body", Warning, &[Target::ClaudeCode], FixAvailability::None,
-        "no `description`: Claude Code lists the body's first paragraph instead",
+        "no `description`: Claude Code lists the body's first line instead",
         super::description::description_from_body::DOC;
     BuiltinOverlap = "HS208", "builtin-overlap", Warning, &[Target::ClaudeCode], FixAvailability::None,
         "the description says what one of Claude Code's built-in skills says",

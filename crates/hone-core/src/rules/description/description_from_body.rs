@@ -6,8 +6,9 @@ use crate::rules::{Checker, Rule};
 
 crate::rules::rule_doc! {
     /// Claude Code loads a skill without `description` and lists it with the first
-    /// paragraph of its body (skills docs: "If omitted, uses the first paragraph of
-    /// markdown content"). That paragraph was written for a reader who already
+    /// non-blank line of its body, a heading's marks stripped, cut at 100 characters
+    /// (its docs say "the first paragraph"; version 2.1.328 sends the first line, as
+    /// the real-client suite shows). That line was written for a reader who already
     /// chose the skill, and rarely says when to use it. The finding shows the text
     /// Claude Code will list; every other client refuses the skill (HS201). Only
     /// for `claude-code`.
@@ -15,17 +16,11 @@ crate::rules::rule_doc! {
 
 /// `HS207` at the frontmatter's opening line: what Claude Code lists instead.
 pub(super) fn check(checker: &mut Checker, open: Range<usize>) {
-    let listed = crate::catalog::first_paragraph(checker.skill.body());
-    let message = if listed.is_empty() {
-        "no `description` and no body paragraph: Claude Code lists the bare name".to_owned()
+    let listed = crate::clients::claude_code::listing_description(checker.skill);
+    let message = if checker.skill.body().trim().is_empty() {
+        format!("no `description` and no body: Claude Code lists it as \"{listed}\"")
     } else {
-        let shown: String = listed.chars().take(120).collect();
-        let more = if shown.len() < listed.len() {
-            "…"
-        } else {
-            ""
-        };
-        format!("no `description`: Claude Code lists the body's first paragraph, \"{shown}{more}\"")
+        format!("no `description`: Claude Code lists the body's first line, \"{listed}\"")
     };
     checker
         .report(Rule::DescriptionFromBody, open, message)
@@ -37,8 +32,9 @@ mod tests {
     use crate::rules::Target;
     use crate::rules::testing::*;
 
-    /// Claude Code skills docs: a missing description falls back to the
-    /// body's first paragraph; the spec, the upload and Copilot require one.
+    /// Claude Code lists a skill without a description by its body's first
+    /// line (a heading's marks stripped); the spec, the upload and Copilot
+    /// require one.
     #[test]
     fn missing_description_per_target() {
         let text = "---\nname: my-skill\n---\n# Title\n\nFormats reports for the team.\n";
@@ -47,7 +43,7 @@ mod tests {
         assert!(
             claude[0]
                 .message
-                .contains("\"Formats reports for the team.\""),
+                .contains("the body's first line, \"Title\""),
             "{:?}",
             claude[0]
         );

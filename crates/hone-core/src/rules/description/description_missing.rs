@@ -9,9 +9,10 @@ crate::rules::rule_doc! {
     /// The spec and Anthropic's API require it, GitHub Copilot's docs list it as
     /// required, and the agentskills.io client guide tells clients to *skip* a
     /// skill without one (`adding-skills-support.mdx`, "Lenient validation").
-    /// Claude Code instead falls back to the body's first paragraph (skills docs,
-    /// "Frontmatter reference"; CHANGELOG 2.1.69 "Fixed project skills without a
-    /// `description:` … not appearing"), so for `claude-code` the finding is
+    /// Claude Code instead falls back to the body (its skills docs say the first
+    /// paragraph; version 2.1.328 lists the first line; CHANGELOG 2.1.69 "Fixed
+    /// project skills without a `description:` … not appearing"), so for
+    /// `claude-code` the finding is
     /// HS207, a warning that shows the text it will list.
     ///
     /// ```yaml
