@@ -5,8 +5,9 @@
 #   ${HONE_CLIENTS_DIR:-${XDG_CACHE_HOME:-~/.cache}/hone/clients}/<client>/node_modules
 # npm 11 runs no install scripts unless allowed, so each client's platform package is named too
 # and its binary is called directly (see hone_core::clients::capture). Nothing here runs a client.
-# Idempotent: a client whose pinned version is already there is left alone. Updating a pin is one
-# line below, then `cargo test -p hone-cli --test clients_real` shows what the new version changed.
+# Idempotent: a client whose pinned version is already there is left alone. To move a client to a
+# new version, run scripts/update-clients.sh CLIENT@VERSION: it changes the pin below and the
+# profile, re-captures the client's own skills and runs the real-client suite.
 set -euo pipefail
 
 clients_dir="${HONE_CLIENTS_DIR:-${XDG_CACHE_HOME:-${HOME:?set HOME or XDG_CACHE_HOME}/.cache}/hone/clients}"

@@ -16,6 +16,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use hone_core::clients::bundled::{self, Builtin, Bundled, SkillTool, bundled};
 use hone_core::clients::capture::{self, Isolation, Plan};
 use hone_core::clients::{self, Client, Environment};
 
@@ -1092,4 +1093,171 @@ fn claude_code_sends_the_invocation_hone_previews() {
         }
     }
     assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+/// Where a marker skill goes so that each client sends a listing: its own
+/// skills are then every entry but the marker's.
+fn marker_folder(client: Client) -> &'static str {
+    match client {
+        Client::ClaudeCode => ".claude/skills/hone-marker",
+        _ => ".agents/skills/hone-marker",
+    }
+}
+
+/// A client's entry, back into the name and description its profile
+/// renders (the inverse of each profile's entry format).
+fn parse_builtin(client: Client, entry: &str) -> Option<(String, String)> {
+    let between = |open: &str, close: &str| -> Option<String> {
+        let start = entry.find(open)? + open.len();
+        let end = entry[start..].find(close)? + start;
+        Some(entry[start..end].to_string())
+    };
+    match client {
+        Client::ClaudeCode => {
+            let (name, description) = entry.strip_prefix("- ")?.split_once(": ")?;
+            Some((name.to_string(), description.to_string()))
+        }
+        Client::Codex => {
+            let (name, rest) = entry.strip_prefix("- ")?.split_once(": ")?;
+            let (description, _) = rest.rsplit_once(" (file: ")?;
+            Some((name.to_string(), description.to_string()))
+        }
+        Client::Gemini | Client::Opencode => Some((
+            between("<name>", "</name>")?,
+            between("<description>", "</description>")?,
+        )),
+        // Copilot CLI escapes descriptions in XML; its profile escapes them again.
+        Client::Copilot => Some((
+            between("<name>", "</name>")?,
+            between("<description>", "</description>")?
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&apos;", "'")
+                .replace("&amp;", "&"),
+        )),
+    }
+}
+
+/// Claude Code's `Skill` tool, as its request offers it.
+fn skill_tool_in(requests: &[hone_core::clients::standin::Recorded]) -> Option<SkillTool> {
+    requests.iter().find_map(|request| {
+        let tools = request.body.get("tools")?.as_array()?;
+        let tool = tools.iter().find(|t| t["name"] == "Skill")?;
+        Some(SkillTool {
+            name: "Skill".into(),
+            description: tool.get("description")?.as_str()?.to_string(),
+            input_schema: tool.get("input_schema")?.clone(),
+        })
+    })
+}
+
+/// Each installed client's own skills (and Claude Code's `Skill` tool), read
+/// off its request on an empty project, against the files Hone bundles
+/// (`crates/hone-core/src/clients/builtins/`); with `HONE_WRITE_BUILTINS=1`,
+/// written there instead. `scripts/update-clients.sh` runs it after
+/// installing new versions, then the whole suite.
+#[test]
+#[ignore = "re-captures the clients' own skills: scripts/update-clients.sh runs it (HONE_WRITE_BUILTINS=1 writes them)"]
+fn recapture_builtins() {
+    let write = std::env::var("HONE_WRITE_BUILTINS").is_ok_and(|v| v == "1");
+    let env = Environment::current();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../hone-core/src/clients/builtins");
+    let mut differences = Vec::new();
+    for client in Client::ALL {
+        let installed = capture::find_installed(client, &env).unwrap_or_else(|| {
+            panic!(
+                "{} is not installed: run scripts/install-clients.sh",
+                client.display_name()
+            )
+        });
+        let version = installed.version.clone();
+        let run = Run {
+            name: "recapture",
+            client,
+            model: None,
+            vars: vec![],
+            cwd: "",
+            files: vec![skill(
+                false,
+                marker_folder(client),
+                &fm("hone-marker", "Marks where the author's skills are."),
+            )],
+            cases: 0,
+        };
+        let scratch = tempfile::tempdir().unwrap();
+        let (cwd, home) = plant(&run, scratch.path());
+        let plan = Plan {
+            installed,
+            project: cwd,
+            home,
+            model: None,
+            vars: vec![],
+            timeout_secs: 150,
+            task: None,
+        };
+        let captured = capture::run(&plan, &isolation()).unwrap();
+        let listing = captured.listing.as_deref().unwrap_or_else(|| {
+            panic!(
+                "{} sent no listing ({}): {}",
+                client.display_name(),
+                captured.status,
+                captured.stderr_tail
+            )
+        });
+        let old = bundled(client);
+        let skills: Vec<Builtin> = clients::split_listing(client, listing)
+            .iter()
+            .filter_map(|entry| parse_builtin(client, entry))
+            .filter(|(name, _)| name != "hone-marker")
+            .map(|(name, description)| Builtin {
+                // Found by budget runs, not by a listing: kept by name.
+                budgeted: old.skills.iter().any(|b| b.name == name && b.budgeted),
+                name,
+                description,
+            })
+            .collect();
+        let skill_tool = match client {
+            Client::ClaudeCode => skill_tool_in(&captured.requests),
+            _ => None,
+        };
+        let same = version == old.version && skills == old.skills && skill_tool == old.skill_tool;
+        if same {
+            continue;
+        }
+        differences.push(format!(
+            "{}: {} {} skills, now {} {} skills{}",
+            client.display_name(),
+            old.version,
+            old.skills.len(),
+            version,
+            skills.len(),
+            if skill_tool == old.skill_tool {
+                ""
+            } else {
+                "; the Skill tool changed"
+            }
+        ));
+        if write {
+            let today = Command::new("date").arg("+%F").output().unwrap();
+            let fresh = Bundled {
+                client: client.as_str().to_string(),
+                version,
+                captured: String::from_utf8_lossy(&today.stdout).trim().to_string(),
+                skills,
+                skill_tool,
+            };
+            let text = serde_json::to_string_pretty(&fresh).unwrap() + "\n";
+            std::fs::write(dir.join(bundled::file_name(client)), text).unwrap();
+        }
+    }
+    if write {
+        println!("re-captured: {}", differences.join("; "));
+    } else {
+        assert!(
+            differences.is_empty(),
+            "the installed clients differ from Hone's captures (HONE_WRITE_BUILTINS=1 rewrites them):\n{}",
+            differences.join("\n")
+        );
+    }
 }

@@ -32,9 +32,8 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
-use serde::Deserialize;
-
 use super::Client;
+use super::bundled::{Builtin, SkillTool, bundled};
 use super::prediction::{Budget, Entry, Environment, LeftOut, Prediction, shown_path};
 use crate::catalog::{ListingSettings, SkillOverride};
 use crate::skill::Skill;
@@ -71,51 +70,21 @@ const FOUR_CHARS_PER_TOKEN: [&str; 14] = [
 /// The heading-stripped first body line is cut at this many characters.
 const BODY_LINE_LIMIT: usize = 100;
 
-/// One of Claude Code's own skills, as the installed version lists it.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Builtin {
-    pub name: String,
-    pub description: String,
-    /// Whether its description may be dropped over budget like the
-    /// author's (the client's bundled skills always keep theirs; this one is
-    /// not bundled).
-    #[serde(default)]
-    pub budgeted: bool,
-}
-
-/// The `Skill` tool as the client offers it to the model.
-#[derive(Debug, Clone, Deserialize)]
-pub struct SkillTool {
-    pub name: String,
-    pub description: String,
-    pub input_schema: serde_json::Value,
-}
-
-/// What the client at [`VERSION`] brings of its own, captured from its
-/// requests to the stand-in.
-#[derive(Deserialize)]
-struct Captured {
-    skills: Vec<Builtin>,
-    skill_tool: SkillTool,
-}
-
-fn captured() -> &'static Captured {
-    static CAPTURED: LazyLock<Captured> = LazyLock::new(|| {
-        serde_json::from_str(include_str!("builtins/claude-code-2.1.328.json"))
-            .expect("the bundled capture is valid JSON")
-    });
-    &CAPTURED
-}
-
 /// The client's own skills at [`VERSION`], captured from the real client.
 pub fn builtins() -> &'static [Builtin] {
-    &captured().skills
+    &bundled(Client::ClaudeCode).skills
 }
 
 /// The `Skill` tool at [`VERSION`]: its description is fixed, and the
 /// listing travels apart from it (see [`placement`]).
 pub fn skill_tool() -> &'static SkillTool {
-    &captured().skill_tool
+    static TOOL: LazyLock<SkillTool> = LazyLock::new(|| {
+        bundled(Client::ClaudeCode)
+            .skill_tool
+            .clone()
+            .expect("the bundled capture of Claude Code has its Skill tool (a unit test checks)")
+    });
+    &TOOL
 }
 
 /// The model's context window and characters per token, as the client

@@ -47,27 +47,6 @@ const BUDGET_FRACTION: f64 = 0.02;
 /// The window Codex assumes for a model it has no metadata for.
 const FALLBACK_WINDOW: u64 = 272_000;
 
-/// The system skills listed at [`VERSION`] (two more are installed but hide
-/// themselves from the model).
-pub(super) const BUILTINS: [(&str, &str); 4] = [
-    (
-        "imagegen",
-        "Generate or edit raster images when the task benefits from AI-created bitmap visuals such as photos, illustrations, textures, sprites, mockups, or transparent-background cutouts. Use when Codex should create a brand-new image, transform an existing image, or derive visual variants from references, and the output should be a bitmap asset rather than repo-native code or vector. Do not use when the task is better handled by editing existing SVG/vector/code-native assets, extending an established icon or logo system, or building the visual directly in HTML/CSS/canvas.",
-    ),
-    (
-        "openai-docs",
-        "API first-timers, Codex/Work Q&A. If the user already has an OpenAI API integration, skip this skill for API questions and use the developer docs. Read this skill before answering how Codex or ChatGPT Work behaves, where to find a feature, or how to configure or troubleshoot this app or coding agent. This includes conversation history, model and cache behavior, instruction precedence, permissions, and tool availability. Use for API onboarding only when the user is connecting to the OpenAI API for the first time. Skip action requests, such as scheduling an automation, and tasks fully answered by supplied text or data.",
-    ),
-    (
-        "skill-creator",
-        "Create or update a Codex skill with appropriately scoped instructions and any needed supporting resources.",
-    ),
-    (
-        "skill-installer",
-        "Install Codex skills into $CODEX_HOME/skills from a curated list or a GitHub repo path. Use when a user asks to list installable skills, install a curated skill, or install a skill from another repo (including private repos).",
-    ),
-];
-
 /// The context window Codex budgets with for `model`.
 pub fn context_window(model: &str) -> u64 {
     match model {
@@ -190,8 +169,8 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Option<Pre
         .map(PathBuf::from)
         .unwrap_or_else(|| env.home.join(".codex"));
     let system_root = codex_home.join("skills/.system");
-    let mut listed: Vec<Listed> = BUILTINS
-        .iter()
+    let mut listed: Vec<Listed> = super::builtins(Client::Codex)
+        .into_iter()
         .map(|(name, description)| Listed {
             name: name.to_string(),
             description: description.to_string(),

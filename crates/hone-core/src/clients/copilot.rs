@@ -44,17 +44,6 @@ const BUDGET_CHARS: u64 = 15_000;
 const DESCRIPTION_LIMIT: usize = 1024;
 const NAME_LIMIT: usize = 64;
 
-pub(super) const BUILTINS: [(&str, &str); 2] = [
-    (
-        "customize-cloud-agent",
-        "Skill for customizing the Copilot cloud agent (formerly known as Copilot coding agent) environment, including copilot-setup-steps.yml configuration, preinstalling tools and dependencies, runners, and settings. Use when the user mentions copilot-setup-steps, copilot setup steps, or wants to configure the cloud agent environment.",
-    ),
-    (
-        "github-pr-media",
-        "Upload an image or video to GitHub's user attachments API and embed it in a pull request description or comment. Use when asked to add screenshots, diagrams, recordings, or other media to a PR or GitHub comment.",
-    ),
-];
-
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -239,14 +228,18 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Option<Pre
             builtin: false,
         })
         .collect();
-    entries.extend(BUILTINS.iter().map(|(name, description)| Entry {
-        text: element(name, description, "builtin"),
-        name: name.to_string(),
-        description: description.to_string(),
-        path: String::new(),
-        bare: false,
-        builtin: true,
-    }));
+    entries.extend(
+        super::builtins(Client::Copilot)
+            .into_iter()
+            .map(|(name, description)| Entry {
+                text: element(name, description, "builtin"),
+                name: name.to_string(),
+                description: description.to_string(),
+                path: String::new(),
+                bare: false,
+                builtin: true,
+            }),
+    );
     let full_chars: u64 = entries
         .iter()
         .map(|e| e.text.chars().count() as u64 + 1)

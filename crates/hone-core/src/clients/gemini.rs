@@ -38,18 +38,6 @@ const HEADER: &str = "# Available Agent Skills\n\nYou have access to the followi
 const HEADER_2_5: &str = "# Available Agent Skills\n\nYou have access to the following specialized skills. To activate a skill and receive its detailed instructions, you can call the `activate_skill` tool with the skill's name.\n\n<available_skills>\n";
 const FOOTER: &str = "\n</available_skills>";
 
-/// The client's own skills at [`VERSION`]: name and description.
-pub(super) const BUILTINS: [(&str, &str); 2] = [
-    (
-        "skill-creator",
-        "Guide for creating effective skills. This skill should be used when users want to create a new skill (or update an existing skill) that extends Gemini CLI's capabilities with specialized knowledge, workflows, or tool integrations.",
-    ),
-    (
-        "antigravity-support",
-        "Use when the user asks questions, seeks help, or requests instructions related to installing, setting up, or migrating to Antigravity CLI. This skill provides the latest up to date details, requirements, and commands sourced from the official Antigravity CLI documentation.",
-    ),
-];
-
 /// One `<skill>` element.
 pub fn element(name: &str, description: &str, location: &str) -> String {
     format!(
@@ -138,8 +126,8 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Prediction
         HEADER
     };
     // (name, description, location, builtin)
-    let mut skills: Vec<(String, String, String, bool)> = BUILTINS
-        .iter()
+    let mut skills: Vec<(String, String, String, bool)> = super::builtins(Client::Gemini)
+        .into_iter()
         .map(|(name, description)| {
             (
                 name.to_string(),

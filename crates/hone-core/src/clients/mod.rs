@@ -7,6 +7,7 @@
 //! offline against a loopback stand-in of their provider), so each fact here
 //! names the client version it was seen in.
 
+pub mod bundled;
 pub mod capture;
 pub mod claude_code;
 pub mod codex;
@@ -167,16 +168,11 @@ pub fn predict(
 /// the rankers and evals can let them take part (see
 /// [`crate::rank::RoutingDoc::builtins`]).
 pub fn builtins(client: Client) -> Vec<(&'static str, &'static str)> {
-    match client {
-        Client::ClaudeCode => claude_code::builtins()
-            .iter()
-            .map(|b| (b.name.as_str(), b.description.as_str()))
-            .collect(),
-        Client::Codex => codex::BUILTINS.to_vec(),
-        Client::Gemini => gemini::BUILTINS.to_vec(),
-        Client::Opencode => vec![opencode::BUILTIN],
-        Client::Copilot => copilot::BUILTINS.to_vec(),
-    }
+    bundled::bundled(client)
+        .skills
+        .iter()
+        .map(|b| (b.name.as_str(), b.description.as_str()))
+        .collect()
 }
 
 /// The client version Hone's profile of `client` was read from, if it has one.

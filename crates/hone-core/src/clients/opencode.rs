@@ -30,11 +30,6 @@ pub const VERSION: &str = "1.18.33";
 const HEADER: &str = "Skills provide specialized instructions and workflows for specific tasks.\nUse the skill tool to load a skill when a task matches its description.\n<available_skills>\n";
 const FOOTER: &str = "\n</available_skills>";
 
-pub(super) const BUILTIN: (&str, &str) = (
-    "customize-opencode",
-    "Use ONLY when the user is editing or creating opencode's own configuration: opencode.json, opencode.jsonc, files under .opencode/, or files under ~/.config/opencode/. Also use when creating or fixing opencode agents, subagents, skills, plugins, MCP servers, or permission rules. Do not use for the user's own application code, or for any project that is not configuring opencode itself.",
-);
-
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -202,14 +197,18 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Prediction
             }),
         }
     }
-    entries.push(Entry {
-        text: super::gemini::element(BUILTIN.0, BUILTIN.1, &escape("<built-in>")),
-        name: BUILTIN.0.into(),
-        description: BUILTIN.1.into(),
-        path: String::new(),
-        bare: false,
-        builtin: true,
-    });
+    entries.extend(
+        super::builtins(Client::Opencode)
+            .into_iter()
+            .map(|(name, description)| Entry {
+                text: super::gemini::element(name, description, &escape("<built-in>")),
+                name: name.into(),
+                description: description.into(),
+                path: String::new(),
+                bare: false,
+                builtin: true,
+            }),
+    );
     entries.sort_by_key(|entry| collation_key(&entry.name));
     let body: Vec<&str> = entries.iter().map(|e| e.text.as_str()).collect();
     Prediction {

@@ -4,7 +4,8 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use crate::clients::claude_code::{self, Builtin};
+use crate::clients::bundled::Builtin;
+use crate::clients::claude_code;
 use crate::rank::analysis::Analyzer;
 use crate::rules::collision::MIN_SHARED_TERMS;
 use crate::rules::{Checker, Rule};
