@@ -324,9 +324,12 @@ impl AgentState {
                 Box::new(OpenAi::new(model, key, base_url, policy))
             }
             ProviderId::Local => Box::new(Local::new(self.local_model(model)?)),
-            ProviderId::ClaudeCode => {
-                Box::new(ClaudeCode::new(model.unwrap_or(""), None, policy.timeout))
-            }
+            ProviderId::ClaudeCode => Box::new(ClaudeCode::new(
+                model.unwrap_or(""),
+                None,
+                policy.timeout,
+                policy.retries,
+            )),
         })
     }
 }

@@ -166,6 +166,7 @@ impl AgentArgs {
                 model.as_deref().unwrap_or(""),
                 self.claude_bin.as_deref(),
                 policy.timeout,
+                self.retries,
             )),
         };
         let user = catalog::user_claude_dir();

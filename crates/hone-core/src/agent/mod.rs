@@ -42,6 +42,7 @@ pub mod cost;
 mod http;
 pub mod listing;
 pub mod local;
+mod process;
 pub mod providers;
 #[cfg(test)]
 pub(crate) mod stub;
