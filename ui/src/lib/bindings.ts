@@ -1447,7 +1447,9 @@ export type ListingStyle =
 /**  Claude Code's listing as the `Skill` tool's description. */
 "claude-code" | 
 /**  The agentskills `<available_skills>` block in the system prompt. */
-"agentskills";
+"agentskills" | 
+/**  Codex CLI's skills section in a developer message, and its shell tool. */
+"codex";
 
 /**  One line of the panel's log. */
 export type LogEntry = {
