@@ -1752,7 +1752,7 @@ export type ProviderChoice = {
 };
 
 /**  Who answers. */
-export type ProviderId = "anthropic" | "openai" | "claude-code" | "local";
+export type ProviderId = "anthropic" | "openai" | "claude-code" | "codex" | "local";
 
 export type ProviderInfo = {
 	id: ProviderId,
