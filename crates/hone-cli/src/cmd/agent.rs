@@ -83,7 +83,8 @@ pub(crate) struct AgentArgs {
     #[arg(long, value_name = "SECS", default_value_t = 60)]
     pub timeout: u64,
     /// Retries of a call after a 429, a 5xx, a timeout or a broken connection, with
-    /// exponential backoff and jitter, honouring retry-after.
+    /// exponential backoff and jitter, honouring retry-after (claude-code, and codex with
+    /// --base-url: the bound on the client's own retries of a request).
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub retries: u32,
     /// Ask again even where the answer cache has an answer (new answers are still stored).
