@@ -2,9 +2,10 @@
 //! `make test`), pointed at a scripted loopback model speaking the OpenAI
 //! Responses API, in a network namespace with loopback only where one can
 //! be made: a shell read of a `SKILL.md` (a pick), an answer with no read,
-//! a stream broken mid-answer (a clear error, Codex's retries bounded), and
-//! a missing binary. And the `openai` provider's codex style against the
-//! request the real Codex sends. No live model is run.
+//! a stream broken mid-answer (a clear error, Codex's retries bounded), a
+//! cancelled and a timed-out run, and a missing binary. And the `openai`
+//! provider's codex style against the request the real Codex sends. No live
+//! model is run.
 #![cfg(unix)]
 
 mod clients;
@@ -314,4 +315,37 @@ fn the_openai_codex_style_sends_what_the_real_codex_sends() {
     );
     let looked_around = parse_openai(&called("ls -la".into()), &run.listing).unwrap();
     assert!(matches!(looked_around.choice, Choice::NoSkill { .. }));
+}
+
+/// A run cancelled, or past its timeout, is stopped and says so.
+#[test]
+fn a_cancelled_or_timed_out_codex_run_is_stopped() {
+    if clients::rerun_in_loopback_namespace("a_cancelled_or_timed_out_codex_run_is_stopped") {
+        return;
+    }
+    let codex = installed_codex();
+    let dir = tempfile::tempdir().unwrap();
+    let library = library(&dir.path().join("skills"));
+    let skills: Vec<&Skill> = library.skills.iter().collect();
+    let listing = Listing::new(
+        &skills,
+        ListingStyle::Codex,
+        &ListingSettings::new(200_000),
+        MODEL,
+    );
+    let standin = StandIn::start().unwrap();
+    let base_url = format!("http://127.0.0.1:{}/v1", standin.port);
+    let provider = |timeout| Codex::new(MODEL, Some(&codex), Some(&base_url), None, timeout, 0);
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let cancelled = provider(Duration::from_secs(120)).ask(&listing, "hello", &cancel);
+    assert!(
+        matches!(cancelled, Err(AgentError::Cancelled)),
+        "{cancelled:?}"
+    );
+    let timed_out = provider(Duration::ZERO).ask(&listing, "hello", &Cancel::new());
+    assert!(
+        matches!(timed_out, Err(AgentError::Timeout)),
+        "{timed_out:?}"
+    );
 }
