@@ -21,6 +21,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use hone_core::agent::claude_code::ClaudeCode;
+use hone_core::agent::codex::Codex;
 use hone_core::agent::local::Local;
 use hone_core::agent::providers::{
     ANTHROPIC_KEY_ENV, Anthropic, OPENAI_KEY_ENV, OpenAi, Secret, key_from_env,
@@ -57,15 +58,17 @@ pub enum ProviderId {
     Anthropic,
     Openai,
     ClaudeCode,
+    Codex,
     Local,
 }
 
 impl ProviderId {
-    const ALL: [ProviderId; 4] = [
+    const ALL: [ProviderId; 5] = [
         ProviderId::Local,
         ProviderId::Anthropic,
         ProviderId::Openai,
         ProviderId::ClaudeCode,
+        ProviderId::Codex,
     ];
 
     fn id(self) -> &'static str {
@@ -73,6 +76,7 @@ impl ProviderId {
             ProviderId::Anthropic => "anthropic",
             ProviderId::Openai => "openai",
             ProviderId::ClaudeCode => "claude-code",
+            ProviderId::Codex => "codex",
             ProviderId::Local => "local",
         }
     }
@@ -82,7 +86,17 @@ impl ProviderId {
         match self {
             ProviderId::Anthropic => Some(ANTHROPIC_KEY_ENV),
             ProviderId::Openai => Some(OPENAI_KEY_ENV),
-            ProviderId::ClaudeCode | ProviderId::Local => None,
+            // Codex uses its own login, or with a base URL the OpenAI key.
+            ProviderId::ClaudeCode | ProviderId::Codex | ProviderId::Local => None,
+        }
+    }
+
+    /// The request shape the library is shown in: the client's own for a
+    /// client provider, else Claude Code's.
+    pub(crate) fn listing_style(self) -> ListingStyle {
+        match self {
+            ProviderId::Codex => ListingStyle::Codex,
+            _ => ListingStyle::ClaudeCode,
         }
     }
 
@@ -95,7 +109,9 @@ impl ProviderId {
     fn priced(self, name: &str) -> bool {
         match self {
             ProviderId::Anthropic | ProviderId::ClaudeCode => name.starts_with("claude"),
-            ProviderId::Openai => name.starts_with("gpt") || name.starts_with('o'),
+            ProviderId::Openai | ProviderId::Codex => {
+                name.starts_with("gpt") || name.starts_with('o')
+            }
             ProviderId::Local => false,
         }
     }
@@ -322,8 +338,23 @@ impl AgentState {
                 Box::new(OpenAi::new(model, key, base_url, policy))
             }
             ProviderId::Local => Box::new(Local::new(self.local_model(model)?)),
-            ProviderId::ClaudeCode => {
-                Box::new(ClaudeCode::new(model.unwrap_or(""), None, policy.timeout))
+            ProviderId::ClaudeCode => Box::new(ClaudeCode::new(
+                model.unwrap_or(""),
+                None,
+                policy.timeout,
+                policy.retries,
+            )),
+            ProviderId::Codex => {
+                // The OpenAI key goes only to a base URL; else Codex's own login.
+                let key = base_url.and_then(|_| self.key(ProviderId::Openai).0);
+                Box::new(Codex::new(
+                    model.unwrap_or(""),
+                    None,
+                    base_url,
+                    key,
+                    policy.timeout,
+                    policy.retries,
+                ))
             }
         })
     }
@@ -454,11 +485,16 @@ impl Asker {
         self.prices.price(self.provider.model())
     }
 
+    /// The listing style of the chosen provider.
+    pub(crate) fn listing_style(&self) -> ListingStyle {
+        self.id.listing_style()
+    }
+
     fn listing(&self, skills: &[Skill]) -> Listing {
         let refs: Vec<&Skill> = skills.iter().collect();
         Listing::new(
             &refs,
-            ListingStyle::ClaudeCode,
+            self.listing_style(),
             &self.settings,
             self.provider.model(),
         )
@@ -641,6 +677,11 @@ fn provider_info(state: &AgentState, prices: &PriceTable, id: ProviderId) -> Pro
             Some("runs the installed `claude` CLI headless; it bills your Claude account".into()),
             None,
         ),
+        ProviderId::Codex => (
+            true,
+            Some("runs the installed `codex` CLI headless: with your Codex login, or at a base URL with the OpenAI key".into()),
+            None,
+        ),
     };
     ProviderInfo {
         id,
@@ -796,10 +837,11 @@ pub async fn agent_ask(
         let asker = Asker::new(&app, &session, &choice)?;
         let runs = asker.runs;
         let model = asker.provider.model().to_owned();
+        let style = asker.listing_style();
         let ranker = AgentRanker::new(
             asker.provider,
             skills,
-            ListingStyle::ClaudeCode,
+            style,
             asker.settings,
             Some(runs),
             asker.cache,

@@ -6,7 +6,7 @@
 //! every listing asked, and plainly whether the library's text leaves the
 //! machine. The set-up is the agent commands' own ([`Asker`]).
 
-use hone_core::agent::{self, CostEstimate, ListingStyle};
+use hone_core::agent::{self, CostEstimate};
 use hone_core::eval::Suite;
 use hone_core::eval::confirm::{self, ConfirmOptions};
 use hone_core::eval::suggest::Suggestions;
@@ -40,7 +40,7 @@ impl Confirmation {
     fn options(&self) -> ConfirmOptions<'_> {
         ConfirmOptions {
             provider: self.asker.provider(),
-            style: ListingStyle::ClaudeCode,
+            style: self.asker.listing_style(),
             settings: self.asker.settings(),
             cache: self.asker.cache(),
             read_cache: true,

@@ -37,7 +37,7 @@ export class AgentChoice {
   choice(): ProviderChoice {
     const info = this.info;
     const model = this.model.trim() || (this.provider === 'local' ? null : (info?.default_model ?? null));
-    return { provider: this.provider, model, base_url: this.provider === 'openai' && this.baseUrl.trim() ? this.baseUrl.trim() : null, runs: null };
+    return { provider: this.provider, model, base_url: (this.provider === 'openai' || this.provider === 'codex') && this.baseUrl.trim() ? this.baseUrl.trim() : null, runs: null };
   }
 }
 

@@ -1482,7 +1482,9 @@ export type ListingStyle =
 /**  Claude Code's listing as the `Skill` tool's description. */
 "claude-code" | 
 /**  The agentskills `<available_skills>` block in the system prompt. */
-"agentskills";
+"agentskills" | 
+/**  Codex CLI's skills section in a developer message, and its shell tool. */
+"codex";
 
 /**  One line of the panel's log. */
 export type LogEntry = {
@@ -1785,7 +1787,7 @@ export type ProviderChoice = {
 };
 
 /**  Who answers. */
-export type ProviderId = "anthropic" | "openai" | "claude-code" | "local";
+export type ProviderId = "anthropic" | "openai" | "claude-code" | "codex" | "local";
 
 export type ProviderInfo = {
 	id: ProviderId,

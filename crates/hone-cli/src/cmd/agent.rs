@@ -9,6 +9,7 @@ use std::time::Duration;
 use anstream::eprintln;
 use anstyle::Style;
 use hone_core::agent::claude_code::ClaudeCode;
+use hone_core::agent::codex::Codex;
 use hone_core::agent::local::Local;
 use hone_core::agent::providers::{
     ANTHROPIC_KEY_ENV, Anthropic, OPENAI_KEY_ENV, OpenAi, key_from_env,
@@ -32,6 +33,10 @@ pub(crate) enum ProviderName {
     Openai,
     /// The `claude` CLI, headless in a scratch project holding the library.
     ClaudeCode,
+    /// The `codex` CLI (`codex exec`), headless in a scratch project holding the library: with
+    /// --base-url, pointed at that Responses API (key: OPENAI_API_KEY, if set); else with the
+    /// user's own Codex login and config.
+    Codex,
     /// A GGUF model run on this machine, scoring every skill's name [default model: Gemma 3
     /// 270M, installed by `hone model install --llm`]. Nothing leaves the machine.
     Local,
@@ -41,8 +46,8 @@ pub(crate) enum ProviderName {
 #[derive(clap::Args, Clone)]
 #[command(next_help_heading = "Agent ranker (--ranker agent)")]
 pub(crate) struct AgentArgs {
-    /// Who answers: anthropic, openai, claude-code or local. The listing and the requests are
-    /// sent to that provider (local: to nobody).
+    /// Who answers: anthropic, openai, claude-code, codex or local. The listing and the
+    /// requests are sent to that provider (local: to nobody).
     #[arg(long, value_name = "PROVIDER", value_enum)]
     pub provider: Option<ProviderName>,
     /// The provider's base URL, e.g. http://localhost:11434/v1 for Ollama [default: the
@@ -51,9 +56,12 @@ pub(crate) struct AgentArgs {
     pub base_url: Option<String>,
     /// How the library is shown: claude-code (as Claude Code sends it for the model: its own
     /// Skill tool, and its listing with its built-ins and budget in a system message or a
-    /// system-reminder) or agentskills (the <available_skills> block in the system prompt).
-    #[arg(long, value_name = "STYLE", default_value = "claude-code", value_parser = |s: &str| s.parse::<ListingStyle>())]
-    pub listing: ListingStyle,
+    /// system-reminder), agentskills (the <available_skills> block in the system prompt) or
+    /// codex (as Codex CLI sends it: its skills section in a developer message, the library
+    /// shown in this folder's .agents/skills, and its shell tool; openai only) [default: codex
+    /// for --provider codex, else claude-code].
+    #[arg(long, value_name = "STYLE", value_parser = |s: &str| s.parse::<ListingStyle>())]
+    pub listing: Option<ListingStyle>,
     /// Times each request is asked; a skill's trigger rate is the share of runs that pick it
     /// [default: 3].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
@@ -72,7 +80,8 @@ pub(crate) struct AgentArgs {
     #[arg(long, value_name = "SECS", default_value_t = 60)]
     pub timeout: u64,
     /// Retries of a call after a 429, a 5xx, a timeout or a broken connection, with
-    /// exponential backoff and jitter, honouring retry-after.
+    /// exponential backoff and jitter, honouring retry-after (claude-code, and codex with
+    /// --base-url: the bound on the client's own retries of a request).
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub retries: u32,
     /// Ask again even where the answer cache has an answer (new answers are still stored).
@@ -88,6 +97,10 @@ pub(crate) struct AgentArgs {
     /// `claude` on the PATH].
     #[arg(long, value_name = "PATH")]
     pub claude_bin: Option<PathBuf>,
+    /// The `codex` executable for --provider codex [default: $HONE_CODEX, else `codex` on the
+    /// PATH].
+    #[arg(long, value_name = "PATH")]
+    pub codex_bin: Option<PathBuf>,
 }
 
 fn parse_usd(s: &str) -> Result<f64, String> {
@@ -115,7 +128,7 @@ impl AgentArgs {
     ) -> anyhow::Result<AgentSetup> {
         let provider_name = self.provider.ok_or_else(|| {
             anyhow::anyhow!(
-                "--ranker agent needs --provider anthropic, openai, claude-code (and --model) or local"
+                "--ranker agent needs --provider anthropic, openai, claude-code, codex (and --model) or local"
             )
         })?;
         let model = model.map(|m| m.to_string_lossy().into_owned());
@@ -163,8 +176,28 @@ impl AgentArgs {
                 model.as_deref().unwrap_or(""),
                 self.claude_bin.as_deref(),
                 policy.timeout,
+                self.retries,
+            )),
+            ProviderName::Codex => Box::new(Codex::new(
+                model.as_deref().unwrap_or(""),
+                self.codex_bin.as_deref(),
+                base_url,
+                key_from_env(OPENAI_KEY_ENV),
+                policy.timeout,
+                self.retries,
             )),
         };
+        let listing = self.listing_style();
+        if listing == ListingStyle::Codex
+            && matches!(
+                provider_name,
+                ProviderName::Anthropic | ProviderName::ClaudeCode
+            )
+        {
+            anyhow::bail!(
+                "--listing codex is Codex's request shape on OpenAI's API: use it with --provider openai or codex"
+            );
+        }
         let user = catalog::user_claude_dir();
         let env = std::env::var(catalog::CHAR_BUDGET_ENV).ok();
         let settings = ListingSettings::load(&library.roots, user.as_deref(), env.as_deref());
@@ -194,6 +227,14 @@ impl AgentArgs {
             cache,
             prices,
             runs,
+        })
+    }
+
+    /// The listing style asked for, else the provider's own.
+    pub fn listing_style(&self) -> ListingStyle {
+        self.listing.unwrap_or(match self.provider {
+            Some(ProviderName::Codex) => ListingStyle::Codex,
+            _ => ListingStyle::ClaudeCode,
         })
     }
 

@@ -273,7 +273,7 @@ fn run_agent(args: &Args, library: &Library, suites: &[Suite]) -> anyhow::Result
     let skills: Vec<&Skill> = library.skills.iter().collect();
     let listing = Listing::new(
         &skills,
-        options.listing,
+        options.listing_style(),
         &setup.settings,
         setup.provider.model(),
     );
@@ -624,7 +624,7 @@ fn confirm_suggestions(
     let setup = agent_args.setup(args.confirm_model.as_deref(), library)?;
     let options = ConfirmOptions {
         provider: setup.provider.as_ref(),
-        style: agent_args.listing,
+        style: agent_args.listing_style(),
         settings: &setup.settings,
         cache: setup.cache.as_ref(),
         read_cache: !agent_args.refresh,

@@ -186,7 +186,7 @@ fn agent_ranker(
     let ranker = AgentRanker::new(
         setup.provider,
         library.skills.clone(),
-        agent.listing,
+        agent.listing_style(),
         setup.settings.clone(),
         Some(setup.runs),
         setup.cache.clone().filter(|_| !agent.refresh),

@@ -10,20 +10,27 @@
 //! its folder; the process is stopped as soon as it is known. `--max-turns`
 //! bounds what a run can do when no skill is picked.
 //!
+//! Claude Code retries a failed request by itself (ten times by default,
+//! with a growing wait), then ends with an error `result`; Hone bounds those
+//! retries with `CLAUDE_CODE_MAX_RETRIES` (its own `--retries`, unless the
+//! variable is already set) and reports such a run as an error, never as a
+//! run that picked no skill.
+//!
 //! Claude Code uses its own login; Hone passes no key. This mode is tested
-//! against the real `claude` driven by a scripted loopback model, and
-//! against replayed transcripts; never against a live model.
+//! against the real `claude` driven by a scripted loopback model (a pick, no
+//! pick, a stream broken mid-answer, a crash); never against a live model.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 
 use super::http::excerpt;
 use super::listing::{Listing, SKILL_TOOL};
+use super::process::{Watchdog, kill_group, own_group};
 use super::providers::skill_argument;
 use super::{AgentError, Answer, Cancel, Choice, Provider, Usage};
 use crate::clients::capture::{Links, copy_tree};
@@ -31,6 +38,8 @@ use crate::tokens::Tokenizer;
 
 /// The environment variable naming the `claude` executable.
 pub const CLAUDE_BIN_ENV: &str = "HONE_CLAUDE";
+/// Claude Code's own bound on the retries of a failed request.
+pub const CLAUDE_RETRIES_ENV: &str = "CLAUDE_CODE_MAX_RETRIES";
 /// Turns a run may take when the model does not pick a skill at once.
 const MAX_TURNS: &str = "3";
 /// Largest file copied into the scratch project.
@@ -41,12 +50,14 @@ pub struct ClaudeCode {
     program: PathBuf,
     model: String,
     timeout: Duration,
+    retries: u32,
     project: OnceLock<Result<tempfile::TempDir, String>>,
 }
 
 impl ClaudeCode {
-    /// `program` defaults to `$HONE_CLAUDE`, else `claude` on the `PATH`.
-    pub fn new(model: &str, program: Option<&Path>, timeout: Duration) -> ClaudeCode {
+    /// `program` defaults to `$HONE_CLAUDE`, else `claude` on the `PATH`;
+    /// `retries` bounds Claude Code's own retries of a failed request.
+    pub fn new(model: &str, program: Option<&Path>, timeout: Duration, retries: u32) -> ClaudeCode {
         let program = program
             .map(Path::to_path_buf)
             .or_else(|| std::env::var_os(CLAUDE_BIN_ENV).map(PathBuf::from))
@@ -55,6 +66,7 @@ impl ClaudeCode {
             program,
             model: model.to_owned(),
             timeout,
+            retries,
             project: OnceLock::new(),
         }
     }
@@ -81,6 +93,10 @@ impl ClaudeCode {
         if !self.model.is_empty() {
             command.args(["--model", &self.model]);
         }
+        if std::env::var_os(CLAUDE_RETRIES_ENV).is_none() {
+            command.env(CLAUDE_RETRIES_ENV, self.retries.to_string());
+        }
+        own_group(&mut command);
         let mut child = command
             .current_dir(project)
             .stdin(Stdio::piped())
@@ -111,7 +127,7 @@ impl ClaudeCode {
         let outcome = read_transcript(BufReader::new(stdout), project, listing);
         if outcome.choice.is_some() {
             // The pick is known: the rest of the run would only cost.
-            let _ = child.lock().unwrap_or_else(|p| p.into_inner()).kill();
+            kill_group(&mut child.lock().unwrap_or_else(|p| p.into_inner()));
         }
         // Poll rather than wait under the lock, so the watchdog can still kill.
         let status = loop {
@@ -127,6 +143,12 @@ impl ClaudeCode {
             return Err(reason);
         }
         let status = status.map_err(|e| AgentError::Process(e.to_string()))?;
+        if let (None, Some(error)) = (&outcome.choice, &outcome.error) {
+            return Err(AgentError::Process(format!(
+                "`claude` gave up with an error ({status}): {}",
+                excerpt(error)
+            )));
+        }
         match outcome.choice {
             Some(choice) => Ok(Answer {
                 choice,
@@ -230,6 +252,8 @@ struct Transcript {
     cost_usd: Option<f64>,
     text: String,
     result_seen: bool,
+    /// The run's error, when its `result` says it ended in one.
+    error: Option<String>,
     malformed: Option<String>,
 }
 
@@ -248,7 +272,10 @@ fn read_transcript(reader: impl BufRead, project: &Path, listing: &Listing) -> T
                 continue;
             }
         };
+        // Claude Code shows a failed request as an assistant message of its own.
+        let api_error = event.get("is_api_error_message").and_then(Value::as_bool) == Some(true);
         match event.get("type").and_then(Value::as_str) {
+            Some("assistant") if api_error => {}
             Some("assistant") => {
                 let content = event.pointer("/message/content").and_then(Value::as_array);
                 for block in content.into_iter().flatten() {
@@ -272,7 +299,11 @@ fn read_transcript(reader: impl BufRead, project: &Path, listing: &Listing) -> T
             Some("result") => {
                 transcript.result_seen = true;
                 transcript.cost_usd = event.get("total_cost_usd").and_then(Value::as_f64);
-                if let Some(text) = event.get("result").and_then(Value::as_str) {
+                let text = event.get("result").and_then(Value::as_str);
+                if event.get("is_error").and_then(Value::as_bool) == Some(true) {
+                    let subtype = event.get("subtype").and_then(Value::as_str);
+                    transcript.error = Some(text.or(subtype).unwrap_or("no message").to_owned());
+                } else if let Some(text) = text {
                     transcript.text = text.to_owned();
                 }
                 if event.get("usage").is_some() {
@@ -328,42 +359,4 @@ fn skill_folder_read(path: &Path, project: &Path) -> Option<String> {
     let under_project = skills.ends_with(Path::new(".claude").join("skills"))
         && (skills.starts_with(project) || path.is_relative());
     under_project.then(|| folder.file_name()?.to_str().map(str::to_owned))?
-}
-
-/// Kills the process past the timeout or on cancellation.
-struct Watchdog {
-    done: Arc<std::sync::atomic::AtomicBool>,
-    thread: std::thread::JoinHandle<Option<AgentError>>,
-}
-
-impl Watchdog {
-    fn start(child: Arc<Mutex<Child>>, timeout: Duration, cancel: Cancel) -> Watchdog {
-        use std::sync::atomic::{AtomicBool, Ordering};
-        let done = Arc::new(AtomicBool::new(false));
-        let finished = Arc::clone(&done);
-        let thread = std::thread::spawn(move || {
-            let started = Instant::now();
-            while !finished.load(Ordering::Acquire) {
-                let reason = if cancel.is_cancelled() {
-                    Some(AgentError::Cancelled)
-                } else if started.elapsed() >= timeout {
-                    Some(AgentError::Timeout)
-                } else {
-                    None
-                };
-                if let Some(reason) = reason {
-                    let _ = child.lock().unwrap_or_else(|p| p.into_inner()).kill();
-                    return Some(reason);
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            None
-        });
-        Watchdog { done, thread }
-    }
-
-    fn stop(self) -> Option<AgentError> {
-        self.done.store(true, std::sync::atomic::Ordering::Release);
-        self.thread.join().unwrap_or(None)
-    }
 }

@@ -12,10 +12,21 @@
 //!   ([`crate::catalog::agentskills_prompt`]) in the system prompt; the
 //!   `Skill` tool then only says how to load one. The sentences around it
 //!   are Hone's own wording, the same for every request and provider.
+//! - `codex`: what Codex CLI sends, from its client profile
+//!   ([`crate::clients::codex::predict_library`]): its skills section (its
+//!   own four skills, then the library's as if copied into a project's
+//!   `.agents/skills`, the roots table with the project's and
+//!   `$CODEX_HOME`'s absolute paths, its budget), byte for byte the text of
+//!   the developer message Codex sends, and its shell tool `exec_command`
+//!   as the only tool (Codex has no tool to load a skill: its model reads
+//!   the `SKILL.md`). Codex's base instructions, its environment and
+//!   permissions messages and its other tools are not sent. The project is
+//!   the folder Hone runs in and `$CODEX_HOME` the user's, unless
+//!   [`Listing::codex`] names others.
 
 use std::collections::HashMap;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use serde::Serialize;
@@ -23,6 +34,7 @@ use sha2::{Digest, Sha256};
 
 use crate::catalog::{self, ListingSettings};
 use crate::clients::claude_code::{self, Placement};
+use crate::clients::{Client, codex};
 use crate::skill::Skill;
 
 /// The name of the tool the model calls to load a skill.
@@ -46,6 +58,8 @@ pub enum ListingStyle {
     ClaudeCode,
     /// The agentskills `<available_skills>` block in the system prompt.
     Agentskills,
+    /// Codex CLI's skills section in a developer message, and its shell tool.
+    Codex,
 }
 
 impl ListingStyle {
@@ -53,6 +67,16 @@ impl ListingStyle {
         match self {
             ListingStyle::ClaudeCode => "claude-code",
             ListingStyle::Agentskills => "agentskills",
+            ListingStyle::Codex => "codex",
+        }
+    }
+
+    /// The client whose request shape the style is, if any.
+    pub fn client(self) -> Option<Client> {
+        match self {
+            ListingStyle::ClaudeCode => Some(Client::ClaudeCode),
+            ListingStyle::Agentskills => None,
+            ListingStyle::Codex => Some(Client::Codex),
         }
     }
 }
@@ -70,8 +94,9 @@ impl FromStr for ListingStyle {
         match s.trim().to_ascii_lowercase().as_str() {
             "claude-code" => Ok(ListingStyle::ClaudeCode),
             "agentskills" => Ok(ListingStyle::Agentskills),
+            "codex" => Ok(ListingStyle::Codex),
             _ => Err(format!(
-                "unknown listing `{s}` (expected claude-code or agentskills)"
+                "unknown listing `{s}` (expected claude-code, agentskills or codex)"
             )),
         }
     }
@@ -87,14 +112,42 @@ pub struct ListedSkill {
     pub listed: bool,
 }
 
+/// The folders a Codex listing names in its roots table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodexLayout {
+    pub project: PathBuf,
+    pub codex_home: PathBuf,
+}
+
+impl CodexLayout {
+    /// The folder Hone runs in as the project, and the user's
+    /// `$CODEX_HOME` (else `~/.codex`): where Codex would show the library
+    /// installed in this project.
+    pub fn current() -> CodexLayout {
+        let project = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        let codex_home = std::env::var_os("CODEX_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .unwrap_or_else(|| crate::clients::Environment::current().home.join(".codex"));
+        CodexLayout {
+            project,
+            codex_home,
+        }
+    }
+}
+
 /// The text a model is shown about the library, the same for every request.
 #[derive(Debug, Clone)]
 pub struct Listing {
     pub style: ListingStyle,
-    /// The `Skill` tool's description.
+    /// The `Skill` tool's description (in the codex style, the shell tool's).
     pub tool_description: String,
-    /// The system prompt; in the claude-code style, the client's listing.
+    /// The system prompt; in the claude-code and codex styles, the client's
+    /// listing.
     pub system: Option<String>,
+    /// Where the codex style shows the library: the project whose
+    /// `.agents/skills` holds it, and `$CODEX_HOME`.
+    pub codex_layout: Option<CodexLayout>,
     /// Where Claude Code puts the listing for the model (claude-code style).
     pub placement: Option<Placement>,
     /// The client's own skills the listing shows beside the library's.
@@ -117,6 +170,24 @@ impl Listing {
         style: ListingStyle,
         settings: &ListingSettings,
         model: &str,
+    ) -> Listing {
+        let layout = (style == ListingStyle::Codex).then(CodexLayout::current);
+        Listing::build(skills, style, settings, model, layout)
+    }
+
+    /// The codex-style listing of `skills` for `model`, the library shown
+    /// in `layout`'s project and `$CODEX_HOME`.
+    pub fn codex(skills: &[&Skill], model: &str, layout: CodexLayout) -> Listing {
+        let settings = ListingSettings::new();
+        Listing::build(skills, ListingStyle::Codex, &settings, model, Some(layout))
+    }
+
+    fn build(
+        skills: &[&Skill],
+        style: ListingStyle,
+        settings: &ListingSettings,
+        model: &str,
+        codex_layout: Option<CodexLayout>,
     ) -> Listing {
         let mut placement = None;
         let mut builtins = Vec::new();
@@ -163,6 +234,33 @@ impl Listing {
                     unlisted,
                 )
             }
+            ListingStyle::Codex => {
+                let layout = codex_layout.clone().unwrap_or_else(CodexLayout::current);
+                let model = (!model.is_empty()).then_some(model);
+                let prediction =
+                    codex::predict_library(skills, &layout.project, &layout.codex_home, model);
+                builtins = crate::clients::builtins(crate::clients::Client::Codex)
+                    .into_iter()
+                    .map(|(name, _)| name.to_string())
+                    .collect();
+                let root = layout.project.join(codex::AGENTS_SKILLS);
+                let unlisted: Vec<String> = skills
+                    .iter()
+                    .filter(|s| {
+                        let path = root.join(s.dir_name()).join("SKILL.md");
+                        !prediction
+                            .entries
+                            .iter()
+                            .any(|e| !e.builtin && Path::new(&e.path) == path)
+                    })
+                    .map(|s| s.id.clone())
+                    .collect();
+                (
+                    codex::shell_tool().1.to_owned(),
+                    Some(prediction.listing),
+                    unlisted,
+                )
+            }
         };
         let mut names = HashMap::new();
         for skill in skills {
@@ -181,11 +279,18 @@ impl Listing {
         hasher.update(system.as_deref().unwrap_or_default());
         hasher.update([0]);
         hasher.update(format!("{placement:?}"));
+        if let Some(layout) = &codex_layout {
+            hasher.update([0]);
+            hasher.update(layout.project.as_os_str().as_encoded_bytes());
+            hasher.update([0]);
+            hasher.update(layout.codex_home.as_os_str().as_encoded_bytes());
+        }
         let hash = hex(&hasher.finalize());
         Listing {
             style,
             tool_description,
             system,
+            codex_layout,
             placement,
             builtins,
             skills: skills
@@ -235,8 +340,10 @@ impl Listing {
 /// The JSON schema of the `Skill` tool's input: Claude Code's own in its
 /// style, else a minimal one.
 pub fn skill_tool_schema(style: ListingStyle) -> serde_json::Value {
-    if style == ListingStyle::ClaudeCode {
-        return claude_code::skill_tool().input_schema.clone();
+    match style {
+        ListingStyle::ClaudeCode => return claude_code::skill_tool().input_schema.clone(),
+        ListingStyle::Codex => return codex::shell_tool().2,
+        ListingStyle::Agentskills => {}
     }
     serde_json::json!({
         "type": "object",

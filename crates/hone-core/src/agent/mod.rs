@@ -9,7 +9,8 @@
 //! - [`providers::Anthropic`]: the Messages API with tool use and prompt caching;
 //! - [`providers::OpenAi`]: chat completions with tools, at any base URL
 //!   (OpenAI, Ollama, llama.cpp's server, vLLM);
-//! - [`claude_code::ClaudeCode`]: the `claude` CLI headless in a scratch project.
+//! - [`claude_code::ClaudeCode`]: the `claude` CLI headless in a scratch project;
+//! - [`codex::Codex`]: the `codex` CLI (`codex exec`) headless in a scratch project.
 //!
 //! A provider answers one request with an [`Answer`]: a pick, no pick, or a
 //! full [`Choice::Ranking`] of every skill by log-likelihood (what a local
@@ -38,10 +39,12 @@
 
 pub mod cache;
 pub mod claude_code;
+pub mod codex;
 pub mod cost;
 mod http;
 pub mod listing;
 pub mod local;
+mod process;
 pub mod providers;
 #[cfg(test)]
 pub(crate) mod stub;
@@ -56,7 +59,7 @@ use serde::{Deserialize, Serialize};
 pub use cache::AnswerCache;
 pub use cost::{CostEstimate, Price, PriceTable};
 pub use http::HttpPolicy;
-pub use listing::{Listing, ListingStyle};
+pub use listing::{CodexLayout, Listing, ListingStyle};
 
 use crate::catalog::ListingSettings;
 use crate::eval::{CaseReport, Report, Suite, suite_label};
@@ -214,7 +217,7 @@ fn one() -> u32 {
 /// [`Provider::prepare`], answers [`Choice::Ranking`], returns `true` from
 /// [`Provider::deterministic`] and reports zero usage cost.
 pub trait Provider: Send + Sync {
-    /// `anthropic`, `openai`, `claude-code`, …
+    /// `anthropic`, `openai`, `claude-code`, `codex`, …
     fn name(&self) -> &'static str;
     fn model(&self) -> &str;
     /// Where the model runs (a base URL, an executable): part of the cache
@@ -327,9 +330,11 @@ pub fn aggregate(listing: &Listing, answers: &[Answer]) -> Vec<Match> {
             key: match listing.dir_of(&t.id) {
                 Some(dir) => dir.to_string_lossy().into_owned(),
                 // The client's own skill: ranked apart from the library's.
-                None if listing.is_builtin(&t.id) => {
-                    crate::rank::builtin_key(crate::clients::Client::ClaudeCode, &t.id)
-                }
+                None if listing.is_builtin(&t.id) => listing
+                    .style
+                    .client()
+                    .map(|client| crate::rank::builtin_key(client, &t.id))
+                    .unwrap_or_default(),
                 None => String::new(),
             },
             score: t.log_likelihood.unwrap_or(t.share) as f32,

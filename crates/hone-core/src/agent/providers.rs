@@ -2,8 +2,10 @@
 //! chat-completions wire format (OpenAI, and the local servers that speak it:
 //! Ollama, llama.cpp's server, vLLM).
 //!
-//! Both offer the model one tool, `Skill`, and read what it calls. Keys come
-//! from the environment and travel only in request headers.
+//! Both offer the model one tool, `Skill`, and read what it calls; in the
+//! codex listing style the OpenAI one offers Codex's shell tool instead and
+//! reads the `SKILL.md` the model's command reads (see [`OpenAi::body`]).
+//! Keys come from the environment and travel only in request headers.
 
 use serde_json::{Value, json};
 
@@ -11,6 +13,7 @@ use super::http::{Header, Http, HttpPolicy, excerpt};
 use super::listing::{Listing, ListingStyle, SKILL_TOOL, skill_tool_schema};
 use super::{AgentError, Answer, Cancel, Choice, Provider, Usage};
 use crate::clients::claude_code::Placement;
+use crate::clients::codex::{self, SkillRead};
 use crate::tokens::Tokenizer;
 
 /// The environment variable holding the Anthropic key.
@@ -35,7 +38,7 @@ impl Secret {
         Secret(value.into())
     }
 
-    fn expose(&self) -> &str {
+    pub(crate) fn expose(&self) -> &str {
         &self.0
     }
 }
@@ -139,7 +142,8 @@ impl Anthropic {
         });
         let text = |text: &str| json!({"type": "text", "text": text});
         match (&listing.system, listing.style, listing.placement) {
-            (Some(system), ListingStyle::Agentskills, _) => {
+            // The codex style is refused before a call (see `prepare`).
+            (Some(system), ListingStyle::Agentskills | ListingStyle::Codex, _) => {
                 let mut block = text(system);
                 if self.prompt_caching {
                     // Tools precede the system prompt in the cached prefix:
@@ -197,7 +201,17 @@ impl Provider for Anthropic {
         Tokenizer::claude()
     }
 
+    fn prepare(&self, listing: &Listing) -> Result<(), AgentError> {
+        if listing.style == ListingStyle::Codex {
+            return Err(AgentError::Process(
+                "the codex listing is Codex's request shape on OpenAI's API: use the openai or codex provider".into(),
+            ));
+        }
+        Ok(())
+    }
+
     fn ask(&self, listing: &Listing, request: &str, cancel: &Cancel) -> Result<Answer, AgentError> {
+        self.prepare(listing)?;
         let (answer, attempts) = self.api.post(&self.body(listing, request), cancel)?;
         let mut answer = parse_anthropic(&answer)?;
         answer.attempts = attempts;
@@ -261,6 +275,17 @@ pub(crate) fn skill_argument(input: Option<&Value>) -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
+/// The skill an `exec_command` call loads by reading its `SKILL.md`, by
+/// the folder it reads (a library skill) or its name (one of Codex's own).
+fn shell_pick(arguments: &Value, listing: &Listing) -> Option<Choice> {
+    let command = arguments.get("cmd").and_then(Value::as_str)?;
+    let layout = listing.codex_layout.as_ref()?;
+    let name = match codex::skill_read(command, &layout.project, &layout.codex_home)? {
+        SkillRead::Project(folder) | SkillRead::Builtin(folder) => folder,
+    };
+    Some(Choice::Skill { name })
+}
+
 fn malformed(what: &str, json: &Value) -> AgentError {
     AgentError::Malformed(format!("{what}: {}", excerpt(&json.to_string())))
 }
@@ -295,7 +320,34 @@ impl OpenAi {
     /// The request body: the listing as the `Skill` function's description
     /// (or a system message), the request as the user message. OpenAI caches
     /// long prompt prefixes by itself; there is no marker to send.
+    ///
+    /// In the codex style, the listing is a `developer` message before the
+    /// request, its text byte for byte the skills section Codex CLI sends as
+    /// the first part of its second developer message (Codex's wording and
+    /// layout, from its profile), and the one tool is Codex's shell tool
+    /// `exec_command` as Codex describes it. What Hone leaves out: Codex's
+    /// base instructions, its environment and permissions messages, its
+    /// other tools, and the Responses API (this is chat completions). What
+    /// Hone decides: the pick is the skill whose `SKILL.md` the model's
+    /// first `exec_command` reads, as Codex's model loads a skill; a command
+    /// that reads none, or a text answer, is no pick (there is one turn, so
+    /// a model that would look around first is counted as not picking).
     pub fn body(&self, listing: &Listing, request: &str) -> Value {
+        if listing.style == ListingStyle::Codex {
+            let (name, description, parameters) = codex::shell_tool();
+            return json!({
+                "model": self.model,
+                "messages": [
+                    {"role": "developer", "content": listing.system.as_deref().unwrap_or_default()},
+                    {"role": "user", "content": request},
+                ],
+                "tools": [{
+                    "type": "function",
+                    "function": {"name": name, "description": description, "parameters": parameters},
+                }],
+                "tool_choice": "auto",
+            });
+        }
         let mut messages = Vec::new();
         if let Some(system) = &listing.system {
             messages.push(json!({"role": "system", "content": system}));
@@ -352,14 +404,15 @@ impl Provider for OpenAi {
         let (answer, attempts) =
             self.http
                 .post_json(&url, &headers, &self.body(listing, request), cancel)?;
-        let mut answer = parse_openai(&answer)?;
+        let mut answer = parse_openai(&answer, listing)?;
         answer.attempts = attempts;
         Ok(answer)
     }
 }
 
-/// The pick and usage of a chat-completions answer.
-pub fn parse_openai(answer: &Value) -> Result<Answer, AgentError> {
+/// The pick and usage of a chat-completions answer: a `Skill` call, or in
+/// the codex style an `exec_command` reading a skill's `SKILL.md`.
+pub fn parse_openai(answer: &Value, listing: &Listing) -> Result<Answer, AgentError> {
     let message = answer
         .pointer("/choices/0/message")
         .ok_or_else(|| malformed("a chat completion without `choices[0].message`", answer))?;
@@ -371,7 +424,12 @@ pub fn parse_openai(answer: &Value) -> Result<Answer, AgentError> {
         .flatten()
     {
         let function = &call["function"];
-        if function.get("name").and_then(Value::as_str) != Some(SKILL_TOOL) {
+        let called = function.get("name").and_then(Value::as_str);
+        let expected = match listing.style {
+            ListingStyle::Codex => codex::shell_tool().0,
+            _ => SKILL_TOOL,
+        };
+        if called != Some(expected) {
             continue;
         }
         // Arguments are a JSON document inside a string (some servers send an object).
@@ -384,6 +442,10 @@ pub fn parse_openai(answer: &Value) -> Result<Answer, AgentError> {
             })?,
             other => other.clone(),
         };
+        if listing.style == ListingStyle::Codex {
+            choice = shell_pick(&arguments, listing);
+            break;
+        }
         let name = skill_argument(Some(&arguments))
             .ok_or_else(|| malformed("a Skill call without a `skill` name", &arguments))?;
         choice = Some(Choice::Skill { name });

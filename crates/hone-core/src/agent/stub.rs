@@ -69,7 +69,9 @@ impl Provider for WordOverlap {
         // The library's entries only: the client's own skills would compete
         // for every request the tests make.
         let shown = match listing.style {
-            ListingStyle::ClaudeCode => listing.system.as_deref().unwrap_or_default(),
+            ListingStyle::ClaudeCode | ListingStyle::Codex => {
+                listing.system.as_deref().unwrap_or_default()
+            }
             ListingStyle::Agentskills => &listing.tool_description,
         };
         let best = shown

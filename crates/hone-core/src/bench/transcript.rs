@@ -238,15 +238,9 @@ fn parse_codex(stdout: &str) -> Transcript {
             Some("turn.completed") => {
                 transcript.finished = true;
                 transcript.turns += 1;
-                let usage = &event["usage"];
-                let count = |key: &str| usage[key].as_u64().unwrap_or(0);
-                let cached = count("cached_input_tokens");
-                transcript.usage.add(&Usage {
-                    input_tokens: count("input_tokens").saturating_sub(cached),
-                    output_tokens: count("output_tokens"),
-                    cache_write_tokens: count("cache_write_input_tokens"),
-                    cache_read_tokens: cached,
-                });
+                transcript
+                    .usage
+                    .add(&crate::agent::codex::usage(&event["usage"]));
             }
             _ => {}
         }

@@ -24,9 +24,12 @@
 
 use std::path::{Path, PathBuf};
 
+use serde_json::{Value, json};
+
 use super::Client;
 use super::frontmatter;
 use super::prediction::{Budget, Entry, Environment, LeftOut, Prediction, shown_path};
+use crate::skill::Skill;
 
 pub const VERSION: &str = "0.171.0";
 
@@ -39,6 +42,11 @@ pub const MODELLED: bool = true;
 
 const HEADER: &str = "<skills_instructions>\n## Skills\nA skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, and a short path that can be expanded into an absolute path using the skill roots table.\n### Skill roots\n";
 const FOOTER: &str = "</skills_instructions>";
+
+/// Where a project's skills go, relative to its root.
+pub const AGENTS_SKILLS: &str = ".agents/skills";
+/// Where Codex keeps its own skills, relative to `$CODEX_HOME`.
+const SYSTEM_SKILLS: &str = "skills/.system";
 
 const DESCRIPTION_LIMIT: usize = 1024;
 const NAME_LIMIT: usize = 64;
@@ -161,25 +169,63 @@ fn cut_bytes(text: &str, bytes: usize) -> &str {
     &text[..end]
 }
 
-/// Predicts the listing Codex gives `model` when started in `dir`.
-pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Option<Prediction> {
-    let model = model.unwrap_or(DEFAULT_MODEL).to_string();
-    let codex_home = env
-        .var("CODEX_HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| env.home.join(".codex"));
-    let system_root = codex_home.join("skills/.system");
-    let mut listed: Vec<Listed> = super::builtins(Client::Codex)
+/// Codex's own skills, listed first.
+fn builtins(system_root: &Path) -> Vec<Listed> {
+    super::builtins(Client::Codex)
         .into_iter()
         .map(|(name, description)| Listed {
             name: name.to_string(),
             description: description.to_string(),
-            root: system_root.clone(),
+            root: system_root.to_path_buf(),
             relative: format!("{name}/SKILL.md"),
             path: String::new(),
             builtin: true,
         })
-        .collect();
+        .collect()
+}
+
+/// Reads `file` as Codex would find it at `shown`, `relative` to `root`:
+/// into `group` when listed, else into `left_out` with the reason.
+fn consider(
+    file: &Path,
+    root: &Path,
+    shown: String,
+    relative: String,
+    group: &mut Vec<Listed>,
+    left_out: &mut Vec<LeftOut>,
+) {
+    let skill_dir = file.parent().unwrap_or(file);
+    if hidden_by_policy(skill_dir) {
+        left_out.push(LeftOut {
+            path: shown,
+            reason: "agents/openai.yaml: allow_implicit_invocation is false".into(),
+        });
+        return;
+    }
+    match read(file) {
+        Ok((name, description)) => group.push(Listed {
+            name,
+            description,
+            relative,
+            root: root.to_path_buf(),
+            path: shown,
+            builtin: false,
+        }),
+        Err(reason) => left_out.push(LeftOut {
+            path: shown,
+            reason,
+        }),
+    }
+}
+
+/// Predicts the listing Codex gives `model` when started in `dir`.
+pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Option<Prediction> {
+    let codex_home = env
+        .var("CODEX_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| env.home.join(".codex"));
+    let system_root = codex_home.join(SYSTEM_SKILLS);
+    let mut listed = builtins(&system_root);
     let mut left_out = Vec::new();
     let project_levels = super::up_to_git_root(dir);
     let project_roots: Vec<PathBuf> = project_levels
@@ -191,32 +237,18 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Option<Pre
         let mut group = Vec::new();
         for root in roots {
             for file in scan(&root) {
-                let shown = shown_path(&file);
-                let skill_dir = file.parent().unwrap_or(&file);
-                if hidden_by_policy(skill_dir) {
-                    left_out.push(LeftOut {
-                        path: shown,
-                        reason: "agents/openai.yaml: allow_implicit_invocation is false".into(),
-                    });
-                    continue;
-                }
-                match read(&file) {
-                    Ok((name, description)) => group.push(Listed {
-                        name,
-                        description,
-                        relative: file
-                            .strip_prefix(&root)
-                            .map(|r| r.display().to_string())
-                            .unwrap_or_default(),
-                        root: root.clone(),
-                        path: shown,
-                        builtin: false,
-                    }),
-                    Err(reason) => left_out.push(LeftOut {
-                        path: shown,
-                        reason,
-                    }),
-                }
+                let relative = file
+                    .strip_prefix(&root)
+                    .map(|r| r.display().to_string())
+                    .unwrap_or_default();
+                consider(
+                    &file,
+                    &root,
+                    shown_path(&file),
+                    relative,
+                    &mut group,
+                    &mut left_out,
+                );
             }
         }
         group.sort_by(|a, b| a.name.cmp(&b.name));
@@ -233,9 +265,65 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Option<Pre
     order.extend([
         codex_home.join("skills"),
         env.home.join(".agents/skills"),
-        system_root.clone(),
+        system_root,
     ]);
     order.extend(project_levels.iter().map(|d| d.join(".agents/skills")));
+    Some(render(listed, left_out, order, model))
+}
+
+/// The listing Codex gives `model` for the library `skills`, each folder
+/// copied to `project/.agents/skills/<folder>/`, with `codex_home` as
+/// `$CODEX_HOME` and no other skill in the project or the home: what the
+/// `codex` agent provider's scratch project shows, and what the `codex`
+/// listing style sends.
+pub fn predict_library(
+    skills: &[&Skill],
+    project: &Path,
+    codex_home: &Path,
+    model: Option<&str>,
+) -> Prediction {
+    let system_root = codex_home.join(SYSTEM_SKILLS);
+    let root = project.join(AGENTS_SKILLS);
+    // Every `SKILL.md` of every folder, in the order Codex walks the copy.
+    let mut files: Vec<(PathBuf, PathBuf)> = skills
+        .iter()
+        .filter_map(|skill| Some((skill.dir.file_name()?.to_owned(), &skill.dir)))
+        .flat_map(|(folder, dir)| {
+            scan(dir).into_iter().map(move |file| {
+                let inner = file.strip_prefix(dir).unwrap_or(&file).to_path_buf();
+                (Path::new(&folder).join(inner), file)
+            })
+        })
+        .collect();
+    files.sort();
+    let mut group = Vec::new();
+    let mut left_out = Vec::new();
+    for (relative, file) in files {
+        consider(
+            &file,
+            &root,
+            shown_path(&root.join(&relative)),
+            relative.display().to_string(),
+            &mut group,
+            &mut left_out,
+        );
+    }
+    group.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut listed = builtins(&system_root);
+    listed.extend(group);
+    let order = vec![codex_home.join("skills"), system_root, root];
+    render(listed, left_out, order, model)
+}
+
+/// The listing of `listed` (in listing order), with aliases for the roots
+/// in `order` that hold one, cut to the budget of `model`.
+fn render(
+    listed: Vec<Listed>,
+    left_out: Vec<LeftOut>,
+    order: Vec<PathBuf>,
+    model: Option<&str>,
+) -> Prediction {
+    let model = model.unwrap_or(DEFAULT_MODEL).to_string();
     let roots: Vec<PathBuf> = order
         .into_iter()
         .filter(|root| listed.iter().any(|s| &s.root == root))
@@ -321,7 +409,7 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Option<Pre
         listing.push('\n');
     }
     listing.push_str(FOOTER);
-    Some(Prediction {
+    Prediction {
         client: Client::Codex,
         client_version: VERSION,
         model,
@@ -339,10 +427,95 @@ pub fn predict(dir: &Path, env: &Environment, model: Option<&str>) -> Option<Pre
         entries,
         left_out,
         listing,
-    })
+    }
 }
 
 /// The listing in one of the client's requests.
 pub fn listing_in_request(body: &serde_json::Value) -> Option<String> {
     super::capture::text_between(body, "<skills_instructions>\n", FOOTER)
+}
+
+/// Codex's shell tool, as it offers it to the model at [`VERSION`] (name,
+/// description and parameters, captured from its request). It has no tool
+/// to load a skill: the model reads the skill's `SKILL.md` with this one.
+pub fn shell_tool() -> (&'static str, &'static str, Value) {
+    let parameters = json!({"type": "object", "properties": {"cmd": {"type": "string", "description": "Shell command to execute."}, "justification": {"type": "string", "description": "User-facing approval question for `require_escalated`; omit otherwise."}, "login": {"type": "boolean", "description": "Request login-shell startup. Omit to inherit."}, "max_output_tokens": {"type": "number", "description": "Output token budget. Defaults to 10000 tokens; larger requests may be capped by policy."}, "prefix_rule": {"type": "array", "description": "Reusable approval prefix for `cmd`, only with `sandbox_permissions: \"require_escalated\"`; for example [\"git\", \"pull\"].", "items": {"type": "string"}}, "sandbox_permissions": {"type": "string", "description": "Per-command sandbox override. Defaults to `use_default`; use `require_escalated` for unsandboxed execution.", "enum": ["use_default", "require_escalated"]}, "shell": {"type": "string", "description": "Shell binary to launch. Defaults to the user's default shell."}, "tty": {"type": "boolean", "description": "True allocates a PTY for the command; false or omitted uses plain pipes."}, "workdir": {"type": "string", "description": "Working directory for the command. Defaults to the turn cwd."}, "yield_time_ms": {"type": "number", "description": "Wait before yielding output. Defaults to 10000 ms; effective range is 250-30000 ms."}}, "required": ["cmd"], "additionalProperties": false});
+    (
+        "exec_command",
+        "Runs a command in a PTY, returning output or a session ID for ongoing interaction.",
+        parameters,
+    )
+}
+
+/// A `SKILL.md` a shell command reads, by the folder that holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkillRead {
+    /// `<project>/.agents/skills/<folder>/SKILL.md` (absolute, or relative
+    /// to the project).
+    Project(String),
+    /// `$CODEX_HOME/skills/.system/<name>/SKILL.md`: one of Codex's own.
+    Builtin(String),
+}
+
+/// The first skill a command reads, as Codex's model loads one: a `cat`,
+/// `sed`, `head` or any other command naming a skill's `SKILL.md` path,
+/// either in the project's `.agents/skills` (relative, or under `project`)
+/// or in Codex's own skills under `codex_home`. A command that reaches the
+/// file another way (`cd` first, a glob) is not recognised.
+pub fn skill_read(command: &str, project: &Path, codex_home: &Path) -> Option<SkillRead> {
+    let system = codex_home.join(SYSTEM_SKILLS);
+    let mut rest = command;
+    while let Some(at) = rest.find("/SKILL.md") {
+        let start = rest[..at]
+            .rfind(|c: char| {
+                c.is_whitespace()
+                    || matches!(c, '\'' | '"' | '=' | '<' | '>' | '(' | ';' | '|' | '&')
+            })
+            .map_or(0, |i| i + 1);
+        let folder_path = Path::new(&rest[start..at]);
+        rest = &rest[at + "/SKILL.md".len()..];
+        let (Some(root), Some(folder)) = (folder_path.parent(), folder_path.file_name()) else {
+            continue;
+        };
+        let folder = folder.to_string_lossy().into_owned();
+        let root = root.strip_prefix("./").unwrap_or(root);
+        if root == Path::new(AGENTS_SKILLS) || root == project.join(AGENTS_SKILLS) {
+            return Some(SkillRead::Project(folder));
+        }
+        if root == system {
+            return Some(SkillRead::Builtin(folder));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_skill_md_read_is_known_by_its_folder() {
+        let project = Path::new("/p");
+        let home = Path::new("/h/.codex");
+        let read = |command: &str| skill_read(command, project, home);
+        let deploy = Some(SkillRead::Project("deploy".into()));
+        assert_eq!(
+            read("/bin/bash -lc 'cat .agents/skills/deploy/SKILL.md'"),
+            deploy
+        );
+        assert_eq!(
+            read("sed -n 1,200p ./.agents/skills/deploy/SKILL.md"),
+            deploy
+        );
+        assert_eq!(read("cat \"/p/.agents/skills/deploy/SKILL.md\""), deploy);
+        assert_eq!(
+            read("ls && cat /h/.codex/skills/.system/imagegen/SKILL.md"),
+            Some(SkillRead::Builtin("imagegen".into()))
+        );
+        // Elsewhere, nested deeper, or not a SKILL.md: no pick.
+        assert_eq!(read("cat /elsewhere/.agents/skills/deploy/SKILL.md"), None);
+        assert_eq!(read("cat .agents/skills/deploy/sub/SKILL.md"), None);
+        assert_eq!(read("cat .agents/skills/deploy/README.md"), None);
+        assert_eq!(read("ls .agents/skills"), None);
+    }
 }

@@ -18,6 +18,11 @@
 //! reading its `SKILL.md`) and Gemini CLI (the Gemini API: `activate_skill`,
 //! `write_file`, `read_file`, `run_shell_command`; its tools are offered
 //! only with `--approval-mode yolo`).
+//!
+//! A `break-stream` step starts a streamed answer and cuts the connection
+//! before its content ends, short of the length the stand-in announced, so
+//! a client's handling of a provider failing mid-answer (its retries, its
+//! error) can be tested against the real binary.
 
 use std::path::{Path, PathBuf};
 
@@ -53,6 +58,11 @@ pub enum Action {
     Run(String),
     /// Answer and end the run.
     Answer(String),
+    /// Start streaming this answer, then cut the connection mid-way (after
+    /// the stream's opening events and part of the text, before the end of
+    /// the content): a provider failing mid-answer. A client that retries
+    /// gets the same broken answer each time.
+    BreakStream(String),
 }
 
 /// A step's condition, about the skill the script loads.
@@ -70,6 +80,39 @@ pub enum Condition {
 pub struct Script {
     pub steps: Vec<Step>,
     pub workspace: PathBuf,
+}
+
+/// The stand-in's answer to one turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    pub content_type: &'static str,
+    pub body: String,
+    /// Bytes of `body` sent before the connection is cut (the full length
+    /// is still announced); `None` sends it all.
+    pub cut_at: Option<usize>,
+}
+
+impl Reply {
+    pub fn whole(content_type: &'static str, body: String) -> Reply {
+        Reply {
+            content_type,
+            body,
+            cut_at: None,
+        }
+    }
+
+    /// `body` cut just before `marker` (the event that would end the
+    /// content), or halfway without one.
+    fn broken(content_type: &'static str, body: String, marker: Option<&str>) -> Reply {
+        let cut_at = marker
+            .and_then(|marker| body.find(marker))
+            .unwrap_or(body.len() / 2);
+        Reply {
+            content_type,
+            body,
+            cut_at: Some(cut_at),
+        }
+    }
 }
 
 /// Whether `client` can be driven by a script.
@@ -122,12 +165,7 @@ impl Script {
     /// The answer to one request of `client`, or `None` when the request is
     /// not a turn of the agent's loop (a title or a token count), which the
     /// stand-in answers as usual.
-    pub fn answer(
-        &self,
-        client: Client,
-        path: &str,
-        body: &Value,
-    ) -> Option<(&'static str, String)> {
+    pub fn answer(&self, client: Client, path: &str, body: &Value) -> Option<Reply> {
         match client {
             Client::ClaudeCode => self.answer_anthropic(body),
             Client::Codex => self.answer_responses(body),
@@ -136,7 +174,7 @@ impl Script {
         }
     }
 
-    fn answer_gemini(&self, path: &str, body: &Value) -> Option<(&'static str, String)> {
+    fn answer_gemini(&self, path: &str, body: &Value) -> Option<Reply> {
         let declarations: Vec<&Value> = body
             .get("tools")?
             .as_array()?
@@ -162,21 +200,27 @@ impl Script {
                     && d.to_string().contains(&format!("\"{skill}\""))
             })
         });
-        let part = match gemini_call(&self.step_for(turns, listed)) {
+        let action = self.step_for(turns, listed);
+        let part = match gemini_call(&action) {
             Turn::Tool(name, args) => json!({"functionCall": {"name": name, "args": args}}),
             Turn::Text(text) => json!({"text": text}),
         };
         let reply = json!({"candidates": [{"content": {"role": "model", "parts": [part]},
             "finishReason": "STOP", "index": 0}],
             "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 20, "totalTokenCount": 30}});
-        Some(if path.contains(":streamGenerateContent") {
+        let (content_type, body) = if path.contains(":streamGenerateContent") {
             ("text/event-stream", format!("data: {reply}\n\n"))
         } else {
             ("application/json", reply.to_string())
+        };
+        // One event holds the whole answer: the cut falls inside it.
+        Some(match action {
+            Action::BreakStream(_) => Reply::broken(content_type, body, None),
+            _ => Reply::whole(content_type, body),
         })
     }
 
-    fn answer_responses(&self, body: &Value) -> Option<(&'static str, String)> {
+    fn answer_responses(&self, body: &Value) -> Option<Reply> {
         body.get("tools")?.as_array().filter(|t| !t.is_empty())?;
         let input = body.get("input")?.as_array()?;
         let turns = input
@@ -194,13 +238,18 @@ impl Script {
         });
         let action = self.step_for(turns, listed);
         let model = body.get("model").and_then(Value::as_str).unwrap_or("model");
-        Some((
-            "text/event-stream",
-            responses_turn(model, turns, &codex_call(&action)),
-        ))
+        let stream = responses_turn(model, turns, &codex_call(&action));
+        Some(match action {
+            Action::BreakStream(_) => Reply::broken(
+                "text/event-stream",
+                stream,
+                Some("event: response.output_item.done"),
+            ),
+            _ => Reply::whole("text/event-stream", stream),
+        })
     }
 
-    fn answer_anthropic(&self, body: &Value) -> Option<(&'static str, String)> {
+    fn answer_anthropic(&self, body: &Value) -> Option<Reply> {
         // The agent loop offers tools; side requests do not.
         body.get("tools")?.as_array().filter(|t| !t.is_empty())?;
         let messages = body.get("messages")?.as_array()?;
@@ -214,10 +263,15 @@ impl Script {
         });
         let action = self.step_for(turns, listed);
         let model = body.get("model").and_then(Value::as_str).unwrap_or("model");
-        Some((
-            "text/event-stream",
-            anthropic_turn(model, turns, &claude_code_call(&action, &self.workspace)),
-        ))
+        let stream = anthropic_turn(model, turns, &claude_code_call(&action, &self.workspace));
+        Some(match action {
+            Action::BreakStream(_) => Reply::broken(
+                "text/event-stream",
+                stream,
+                Some("event: content_block_stop"),
+            ),
+            _ => Reply::whole("text/event-stream", stream),
+        })
     }
 }
 
@@ -257,7 +311,7 @@ fn claude_code_call(action: &Action, workspace: &Path) -> Turn {
             "Bash",
             json!({"command": command, "description": "scripted step"}),
         ),
-        Action::Answer(text) => Turn::Text(text.clone()),
+        Action::Answer(text) | Action::BreakStream(text) => Turn::Text(text.clone()),
     }
 }
 
@@ -272,7 +326,7 @@ fn gemini_call(action: &Action) -> Turn {
             "run_shell_command",
             json!({"command": command, "description": "scripted step"}),
         ),
-        Action::Answer(text) => Turn::Text(text.clone()),
+        Action::Answer(text) | Action::BreakStream(text) => Turn::Text(text.clone()),
     }
 }
 
@@ -288,7 +342,7 @@ fn codex_call(action: &Action) -> Turn {
         )),
         Action::Read(path) => command(format!("cat '{path}'")),
         Action::Run(cmd) => command(cmd.clone()),
-        Action::Answer(text) => Turn::Text(text.clone()),
+        Action::Answer(text) | Action::BreakStream(text) => Turn::Text(text.clone()),
     }
 }
 
@@ -443,15 +497,16 @@ mod tests {
                 .answer(Client::ClaudeCode, "/v1/messages", &json!({"messages": []}))
                 .is_none()
         );
-        let (kind, body) = script
+        let reply = script
             .answer(
                 Client::ClaudeCode,
                 "/v1/messages",
                 &json!({"tools": [{"name": "Bash"}], "messages": [{"role": "user", "content": "hi"}]}),
             )
             .unwrap();
-        assert_eq!(kind, "text/event-stream");
-        assert!(body.contains(r#""text":"x""#));
+        assert_eq!(reply.content_type, "text/event-stream");
+        assert!(reply.body.contains(r#""text":"x""#));
+        assert_eq!(reply.cut_at, None);
     }
 
     #[test]
@@ -460,15 +515,46 @@ mod tests {
         assert_eq!(base64(b"ab"), "YWI=");
         assert_eq!(base64(b""), "");
         let script = script(r#"[{"write": {"path": "a.txt", "content": "hi"}}]"#);
-        let (_, body) = script
+        let body = script
             .answer(
                 Client::Codex,
                 "/v1/responses",
                 &json!({"tools": [{"name": "exec_command"}], "input": [{"type": "message", "role": "user"}]}),
             )
-            .unwrap();
+            .unwrap()
+            .body;
         assert!(body.contains("exec_command"), "{body}");
         assert!(body.contains("printf %s aGk= | base64 -d"), "{body}");
+    }
+
+    #[test]
+    fn a_broken_stream_stops_inside_the_answer() {
+        let script = script(r#"[{"break-stream": "I will"}]"#);
+        let anthropic = script
+            .answer(
+                Client::ClaudeCode,
+                "/v1/messages",
+                &json!({"tools": [{"name": "Bash"}], "messages": [{"role": "user", "content": "hi"}]}),
+            )
+            .unwrap();
+        let sent = &anthropic.body[..anthropic.cut_at.unwrap()];
+        assert!(sent.contains("event: message_start") && sent.contains(r#""text":"I will""#));
+        assert!(!sent.contains("content_block_stop") && !sent.contains("message_stop"));
+        let responses = script
+            .answer(
+                Client::Codex,
+                "/v1/responses",
+                &json!({"tools": [{"name": "exec_command"}], "input": []}),
+            )
+            .unwrap();
+        let sent = &responses.body[..responses.cut_at.unwrap()];
+        assert!(sent.contains("event: response.created"));
+        assert!(!sent.contains("response.completed"));
+        // Every retry of the turn breaks the same way.
+        assert_eq!(
+            script.step_for(0, false),
+            Action::BreakStream("I will".into())
+        );
     }
 
     #[test]

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::Client;
-use super::script::Script;
+use super::script::{Reply, Script};
 
 /// The script a stand-in plays for one client's agent loop.
 type Scripted = Arc<(Client, Script)>;
@@ -116,21 +116,30 @@ fn serve(
         body
     };
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let answer = script
+    let reply = script
         .and_then(|(client, script)| script.answer(*client, &path, &body))
-        .unwrap_or_else(|| answer(&method, &path, &body));
+        .unwrap_or_else(|| {
+            let (content_type, body) = answer(&method, &path, &body);
+            Reply::whole(content_type, body)
+        });
     if let Ok(mut sink) = sink.lock() {
         sink.push(Recorded { method, path, body });
     }
     let mut stream = stream;
-    let (content_type, payload) = answer;
     write!(
         stream,
-        "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-        payload.len()
+        "HTTP/1.1 200 OK\r\ncontent-type: {}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        reply.content_type,
+        reply.body.len()
     )?;
-    stream.write_all(payload.as_bytes())?;
-    stream.flush()
+    let sent = reply.cut_at.unwrap_or(reply.body.len());
+    stream.write_all(&reply.body.as_bytes()[..sent])?;
+    stream.flush()?;
+    if reply.cut_at.is_some() {
+        // Short of the announced length: the client sees the stream break.
+        stream.shutdown(std::net::Shutdown::Both)?;
+    }
+    Ok(())
 }
 
 fn read_chunked(reader: &mut impl BufRead) -> std::io::Result<Vec<u8>> {

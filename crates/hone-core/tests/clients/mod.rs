@@ -159,3 +159,44 @@ exit $status
         .output()
         .unwrap()
 }
+
+/// Set in the test process re-run inside a network namespace.
+const INSIDE_NAMESPACE: &str = "HONE_TEST_INSIDE_NAMESPACE";
+
+/// Runs the calling test `test` again inside a network namespace with only
+/// loopback, where one can be made, so that neither a real client nor the
+/// loopback model it talks to can reach anything else. Returns `true` in
+/// the outer process once the inner run passed (the test is done), `false`
+/// inside the namespace or where none can be made (the test runs here).
+pub fn rerun_in_loopback_namespace(test: &str) -> bool {
+    if std::env::var_os(INSIDE_NAMESPACE).is_some() {
+        // Inside a fresh network namespace, loopback starts down.
+        let _ = Command::new("ip")
+            .args(["link", "set", "lo", "up"])
+            .status();
+        return false;
+    }
+    if !can_unshare() {
+        eprintln!(
+            "{test}: no network namespace here (`unshare -n`); running on the host's loopback"
+        );
+        return false;
+    }
+    let out = Command::new("unshare")
+        .arg("-n")
+        .arg(std::env::current_exe().unwrap())
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(INSIDE_NAMESPACE, "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.contains("1 passed"),
+        "{test} failed inside the network namespace ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    // What the inner run printed (figures, with --nocapture).
+    print!("{stdout}");
+    true
+}
