@@ -588,10 +588,8 @@ fn many(dir: &str, prefix: &str, count: usize, length: usize) -> Vec<File> {
         .collect()
 }
 
-/// Codex CLI's cases: recursion, strict reading, duplicates. Over its
-/// budget Codex hands out its last tokens in an order Hone does not
-/// reproduce yet (2 of 104 entries a run differ by 2-4 characters), so no
-/// budget run is held to it here.
+/// Codex CLI's cases: recursion, strict reading, duplicates, and its budget
+/// at three sizes and two models.
 fn codex_runs() -> Vec<Run> {
     let mut files = edge_cases(".agents/skills");
     let cases = files.len();
@@ -627,15 +625,44 @@ fn codex_runs() -> Vec<Run> {
             &fm("policy", "Hidden by its openai.yaml."),
         ),
     ]);
-    vec![Run {
-        name: "codex-edge-cases",
-        client: Client::Codex,
-        model: None,
-        vars: vec![],
-        cwd: "",
-        files,
-        cases: cases + 6,
-    }]
+    vec![
+        Run {
+            name: "codex-edge-cases",
+            client: Client::Codex,
+            model: None,
+            vars: vec![],
+            cwd: "",
+            files,
+            cases: cases + 6,
+        },
+        Run {
+            name: "codex-budget",
+            client: Client::Codex,
+            model: None,
+            vars: vec![],
+            cwd: "",
+            files: many(".agents/skills", "t", 100, 300),
+            cases: 1,
+        },
+        Run {
+            name: "codex-budget-many-short",
+            client: Client::Codex,
+            model: None,
+            vars: vec![],
+            cwd: "",
+            files: many(".agents/skills", "s", 260, 117),
+            cases: 1,
+        },
+        Run {
+            name: "codex-budget-other-model",
+            client: Client::Codex,
+            model: Some("gpt-6.2-sol"),
+            vars: vec![],
+            cwd: "",
+            files: many(".agents/skills", "m", 150, 433),
+            cases: 1,
+        },
+    ]
 }
 
 /// Copilot CLI's cases: strict reading, names, precedence, the budget.

@@ -20,7 +20,8 @@
 //! - **Budget.** 2% of the model's context window, in tokens of 4 bytes,
 //!   each entry line costed as `ceil(bytes / 4)`: over it, descriptions are
 //!   cut to a common length (shorter ones kept whole) and what is left is
-//!   handed out a token at a time in listing order.
+//!   handed out in listing order, each line growing to its next token
+//!   boundary (free for a line that ends inside a token).
 
 use std::path::{Path, PathBuf};
 
@@ -372,13 +373,17 @@ fn render(
             }
         }
         let cap = low;
-        // What is left goes a token (4 bytes) at a time, in listing order.
+        // What is left goes in listing order: each cut description grows
+        // until its line (newline included) reaches the next 4-byte token
+        // boundary. A line that ends inside a token fills it for free; one
+        // on a boundary takes a whole token more, while any are left.
         let mut extra = vec![0usize; listed.len()];
         for i in 0..listed.len() {
             if listed[i].description.len() <= cap {
                 continue;
             }
-            extra[i] = 4;
+            let at_cap = fixed[i] + cut_bytes(&listed[i].description, cap).len();
+            extra[i] = (at_cap / 4 + 1) * 4 - at_cap;
             if cost(cap, &extra) > budget_tokens {
                 extra[i] = 0;
             }
