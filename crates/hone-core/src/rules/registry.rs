@@ -278,8 +278,8 @@ rules! {
     DescriptionFromBody = "HS207", "description-from-body", Warning, &[Target::ClaudeCode], FixAvailability::None,
         "no `description`: Claude Code lists the body's first line instead",
         super::description::description_from_body::DOC;
-    BuiltinOverlap = "HS208", "builtin-overlap", Warning, &[Target::ClaudeCode], FixAvailability::None,
-        "the description says what one of Claude Code's built-in skills says",
+    BuiltinOverlap = "HS208", "builtin-overlap", Warning, &[Target::ClaudeCode, Target::Copilot], FixAvailability::None,
+        "the description says what one of the client's built-in skills says (Claude Code, Copilot CLI)",
         super::description::builtin_overlap::DOC;
     FieldType = "HS301", "field-type", Error, EVERY, FixAvailability::Sometimes(FixSafety::Safe),
         "a known field has a value of the wrong type",

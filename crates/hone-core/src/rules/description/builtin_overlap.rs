@@ -4,17 +4,20 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use crate::clients::bundled::Builtin;
-use crate::clients::claude_code;
+use crate::clients::bundled::{Builtin, bundled};
+use crate::clients::{Client, modelled_version};
 use crate::rank::analysis::Analyzer;
 use crate::rules::collision::MIN_SHARED_TERMS;
-use crate::rules::{Checker, Rule};
+use crate::rules::{Checker, Rule, Target};
 use crate::yaml::Node;
 
 crate::rules::rule_doc! {
     /// Claude Code lists its own skills beside the author's: `code-review`,
     /// `security-review`, `simplify`, `dataviz`, `claude-api` and the others
-    /// of the version Hone models. The model picks from the whole listing, so
+    /// of the version Hone models; GitHub Copilot CLI lists its own too
+    /// (`customize-cloud-agent`, `github-pr-media`). Each target is checked
+    /// against its client's built-ins (`all`: both). The model picks from the
+    /// whole listing, so
     /// an author's skill whose description says what a built-in says
     /// competes with it, and the built-in, always listed in full, often wins.
     ///
@@ -40,6 +43,7 @@ crate::rules::rule_doc! {
 /// A built-in's analysed routing text: its distinct terms, weighted, and
 /// where the first word of each is.
 struct Analysed<'a> {
+    client: Client,
     builtin: &'a Builtin,
     terms: HashMap<String, Range<usize>>,
 }
@@ -68,11 +72,24 @@ fn terms(analyzer: &mut Analyzer, text: &str) -> HashMap<String, Range<usize>> {
     })
 }
 
+/// The clients whose built-ins a check target competes with.
+fn clients_of(target: Target) -> &'static [Client] {
+    match target {
+        Target::ClaudeCode => &[Client::ClaudeCode],
+        Target::Copilot => &[Client::Copilot],
+        _ => &[Client::ClaudeCode, Client::Copilot],
+    }
+}
+
+/// Every client's built-ins this rule knows, analysed once; each term's
+/// weight is how few of them use it.
 static BUILTINS: LazyLock<Builtins> = LazyLock::new(|| {
     let mut analyzer = Analyzer::default();
-    let analysed: Vec<Analysed<'static>> = claude_code::builtins()
+    let analysed: Vec<Analysed<'static>> = clients_of(Target::All)
         .iter()
-        .map(|builtin| Analysed {
+        .flat_map(|&client| bundled(client).skills.iter().map(move |b| (client, b)))
+        .map(|(client, builtin)| Analysed {
+            client,
             builtin,
             terms: terms(
                 &mut analyzer,
@@ -96,19 +113,28 @@ static BUILTINS: LazyLock<Builtins> = LazyLock::new(|| {
 /// two overlap.
 const COVERED: f32 = 0.6;
 
-/// The built-in covering most of `routing_text`, if it overlaps: its name,
-/// the share covered and the shared words as the skill writes them.
-fn closest(name: &str, routing_text: &str) -> Option<(&'static str, f32, Vec<String>)> {
+/// The built-in of `clients` covering most of `routing_text`, if it
+/// overlaps: its client and name, the share covered and the shared words as
+/// the skill writes them.
+fn closest(
+    clients: &[Client],
+    name: &str,
+    routing_text: &str,
+) -> Option<(Client, &'static str, f32, Vec<String>)> {
     let builtins = &*BUILTINS;
-    if let Some(same) = builtins.analysed.iter().find(|a| a.builtin.name == name) {
-        return Some((&same.builtin.name, 1.0, Vec::new()));
+    let mine_only = || {
+        builtins
+            .analysed
+            .iter()
+            .filter(|a| clients.contains(&a.client))
+    };
+    if let Some(same) = mine_only().find(|a| a.builtin.name == name) {
+        return Some((same.client, &same.builtin.name, 1.0, Vec::new()));
     }
     let mut analyzer = Analyzer::default();
     let mine = terms(&mut analyzer, routing_text);
     let my_weight: f32 = mine.keys().map(|t| builtins.idf(t).powi(2)).sum();
-    builtins
-        .analysed
-        .iter()
+    mine_only()
         .filter_map(|a| {
             let mut shared: Vec<(f32, &str)> = mine
                 .iter()
@@ -122,9 +148,9 @@ fn closest(name: &str, routing_text: &str) -> Option<(&'static str, f32, Vec<Str
             }
             shared.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(y.1)));
             let words = shared.into_iter().map(|(_, w)| w.to_owned()).collect();
-            Some((a.builtin.name.as_str(), similarity, words))
+            Some((a.client, a.builtin.name.as_str(), similarity, words))
         })
-        .max_by(|x, y| x.1.total_cmp(&y.1))
+        .max_by(|x, y| x.2.total_cmp(&y.2))
 }
 
 pub(super) fn check(checker: &mut Checker, value: &Node, text: &str, when_to_use: &str) {
@@ -137,18 +163,20 @@ pub(super) fn check(checker: &mut Checker, value: &Node, text: &str, when_to_use
         routing_text.push_str("\nWhen to use: ");
         routing_text.push_str(when_to_use.trim());
     }
-    let Some((builtin, similarity, shared)) = closest(&name, &routing_text) else {
+    let clients = clients_of(checker.target);
+    let Some((client, builtin, similarity, shared)) = closest(clients, &name, &routing_text) else {
         return;
     };
-    let version = claude_code::VERSION;
+    let shown = client.display_name();
+    let version = modelled_version(client).unwrap_or_default();
     let message = if shared.is_empty() {
         format!(
-            "Claude Code {version} has a built-in skill named `{builtin}`: this skill takes its place in the listing, and the built-in is no longer offered"
+            "{shown} {version} has a built-in skill named `{builtin}`: this skill takes its place in the listing, and the built-in is no longer offered"
         )
     } else {
         let shared: Vec<&str> = shared.iter().take(6).map(String::as_str).collect();
         format!(
-            "`{name}` describes the requests of Claude Code's built-in `{builtin}` ({version}), which is listed beside it (shared: {}; {:.0}% of its terms)",
+            "`{name}` describes the requests of {shown}'s built-in `{builtin}` ({version}), which is listed beside it (shared: {}; {:.0}% of its terms)",
             shared.join(", "),
             similarity * 100.0
         )
@@ -167,13 +195,14 @@ mod tests {
     #[test]
     fn a_review_skill_meets_code_review() {
         let found = closest(
+            &[Client::ClaudeCode],
             "review-my-diff",
             "review-my-diff: Review the current diff or a PR for correctness bugs. Use when asked to review a pull request, branch or diff.",
         )
         .expect("overlaps code-review");
-        assert_eq!(found.0, "code-review");
+        assert_eq!(found.1, "code-review");
         assert!(
-            found.2.iter().any(|w| w.eq_ignore_ascii_case("diff")),
+            found.3.iter().any(|w| w.eq_ignore_ascii_case("diff")),
             "{found:?}"
         );
     }
@@ -182,14 +211,28 @@ mod tests {
     fn unrelated_skills_and_names_do_not() {
         assert!(
             closest(
+                &[Client::ClaudeCode, Client::Copilot],
                 "csv-cleaner",
                 "csv-cleaner: Cleans CSV files: fixes delimiters, encodings and headers. Use when a CSV will not load."
             )
             .is_none()
         );
         assert_eq!(
-            closest("simplify", "simplify: anything").unwrap().0,
+            closest(&[Client::ClaudeCode], "simplify", "simplify: anything")
+                .unwrap()
+                .1,
             "simplify"
         );
+    }
+
+    /// Copilot CLI's built-ins count for the `copilot` target, not for
+    /// `claude-code`.
+    #[test]
+    fn each_target_meets_its_own_clients_built_ins() {
+        let text = "pr-media: Upload a screenshot or a video to GitHub and embed it in a pull request description or a comment. Use when asked to add screenshots or recordings to a PR.";
+        let found =
+            closest(&[Client::Copilot], "pr-media", text).expect("overlaps github-pr-media");
+        assert_eq!((found.0, found.1), (Client::Copilot, "github-pr-media"));
+        assert!(closest(&[Client::ClaudeCode], "pr-media", text).is_none());
     }
 }
