@@ -67,7 +67,7 @@ async fn story(harness: &Harness) {
     app.wait_for(".cm-line").await;
 
     // The ranker is chosen on the Evals tab; the agent is one of them.
-    app.click("[data-testid=tab-evals]").await;
+    app.show_tab("evals").await;
     let suite = harness.library().join("evals/agent.yaml");
     app.select("[data-testid=suite]", &suite.display().to_string())
         .await;
@@ -153,7 +153,7 @@ async fn story(harness: &Harness) {
     app.select("[data-testid=theme]", "light").await;
 
     // Ask the agent for one request in the test-query panel.
-    app.click("[data-testid=tab-query]").await;
+    app.show_tab("query").await;
     app.clear_and_type(
         "[data-testid=query-input]",
         "fill in the checkboxes of this PDF form",

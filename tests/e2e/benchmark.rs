@@ -87,7 +87,7 @@ fn the_benchmark_story() {
         )
         .await;
         app.reload().await;
-        app.click("[data-testid=tab-bench]").await;
+        app.show_tab("bench").await;
         app.wait_for_count("[data-testid=bench-cases] li", 2).await;
         app.wait_for_text("[data-testid=bench-skill]", "greet")
             .await;
@@ -149,7 +149,7 @@ fn the_benchmark_story() {
         assert_eq!(kept["lift"]["mean"], 1.0);
 
         // The request tried in the query panel becomes a task case.
-        app.click("[data-testid=tab-query]").await;
+        app.show_tab("query").await;
         app.clear_and_type("[data-testid=query-input]", "Greet Grace politely")
             .await;
         app.click("[data-testid=add-task-open]").await;
@@ -162,7 +162,7 @@ fn the_benchmark_story() {
             text.contains("  - name: greet-grace-politely\n    prompt: \"Greet Grace politely\"\n"),
             "{text}"
         );
-        app.click("[data-testid=tab-bench]").await;
+        app.show_tab("bench").await;
         app.wait_for_count("[data-testid=bench-cases] li", 3).await;
         app.close().await;
     });

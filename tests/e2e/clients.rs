@@ -10,21 +10,7 @@ use std::time::{Duration, Instant};
 
 use hone_core::clients::{Client, Environment, capture};
 
-use crate::harness::{App, Harness};
-
-/// Shows the inspector's `tab`, clicking again if a click made while the
-/// window was still settling was lost.
-async fn show_tab(app: &App, tab: &str) {
-    let css = format!("[data-testid=tab-{tab}]");
-    for _ in 0..20 {
-        app.click(&css).await;
-        if app.attribute_of(&css, "aria-selected").await.as_deref() == Some("true") {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    }
-    panic!("the {tab} tab does not open");
-}
+use crate::harness::Harness;
 
 /// A description close to Claude Code's built-in `code-review` (HS208's own example).
 const REVIEW: &str = "---\nname: review-my-diff\ndescription: Reviews the current diff or a pull request for correctness bugs. Use when asked to review a PR or a branch.\n---\n\nRead the diff, then the tests.\n";
@@ -54,12 +40,12 @@ fn the_clients_story() {
         app.wait_for("[data-skill=review-my-diff]").await;
 
         // The collision with the built-in, in the problems list.
-        show_tab(&app, "problems").await;
+        app.show_tab("problems").await;
         app.wait_for_text("[data-testid=health-rules]", "HS208")
             .await;
 
         // Claude Code (the default client) and its default model.
-        show_tab(&app, "clients").await;
+        app.show_tab("clients").await;
         let verdicts = "[data-testid=client-verdicts]";
         app.wait_for_text(
             &format!("{verdicts} li[data-client-skill=git-commit-messages][data-verdict=loads]"),

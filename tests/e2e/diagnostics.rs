@@ -49,14 +49,14 @@ async fn story(harness: &Harness) {
     app.wait_for(".cm-line").await;
 
     // The collision is a library rule in the problems list.
-    app.click("[data-testid=tab-problems]").await;
+    app.show_tab("problems").await;
     app.wait_for("[data-testid=health-rules] tr[data-code=HS502]")
         .await;
 
     // A failed case of the suite opens the contrast with the winner.
-    app.click("[data-testid=tab-query]").await;
+    app.show_tab("query").await;
     app.select("[data-testid=ranker]", "bm25").await;
-    app.click("[data-testid=tab-evals]").await;
+    app.show_tab("evals").await;
     app.select("[data-testid=suite]", &suite.display().to_string())
         .await;
     app.click("[data-testid=run-eval]").await;
@@ -83,7 +83,7 @@ async fn story(harness: &Harness) {
     app.screenshot("why-it-lost").await;
 
     // Calibration reports before and after and stores the threshold.
-    app.click("[data-testid=tab-evals]").await;
+    app.show_tab("evals").await;
     app.click("[data-testid=tune] summary").await;
     app.click("[data-testid=calibrate]").await;
     app.wait_for("[data-testid=calibration]").await;
@@ -102,7 +102,7 @@ async fn story(harness: &Harness) {
     app.click("[data-skill=pdf-extract]").await;
     app.wait_for_text("[data-testid=editor]", "Extracts text from PDF pages")
         .await;
-    app.click("[data-testid=tab-evals]").await;
+    app.show_tab("evals").await;
     app.click("[data-testid=suggest]").await;
     app.wait_for("[data-testid=suggestion]").await;
 
@@ -127,7 +127,7 @@ async fn story(harness: &Harness) {
     app.wait_for_gone("[data-testid=dirty]").await;
 
     // The map, with the request typed placed among the skills.
-    app.click("[data-testid=tab-query]").await;
+    app.show_tab("query").await;
     let hybrid = app
         .text_of("[data-testid=ranker] option[value=hybrid]")
         .await
@@ -158,7 +158,7 @@ async fn story(harness: &Harness) {
 
     // Started again, the window selects with the stored threshold.
     app.reload().await;
-    app.click("[data-testid=tab-query]").await;
+    app.show_tab("query").await;
     app.select("[data-testid=ranker]", "bm25").await;
     app.wait_for_value("[data-testid=threshold]", |v| {
         v.parse::<f64>()
@@ -203,12 +203,12 @@ fn suggestions_confirmed_by_the_local_agent() {
 async fn confirm_story(harness: &Harness) {
     let app = harness.launch().await;
     app.wait_for("[data-skill=pdf-extract]").await;
-    app.click("[data-testid=tab-query]").await;
+    app.show_tab("query").await;
     app.select("[data-testid=ranker]", "bm25").await;
     app.click("[data-skill=pdf-extract]").await;
     app.wait_for_text("[data-testid=editor]", "Extracts text from PDF pages")
         .await;
-    app.click("[data-testid=tab-evals]").await;
+    app.show_tab("evals").await;
     app.click("[data-testid=tune] summary").await;
     app.click("[data-testid=suggest]").await;
     app.wait_for("[data-testid=suggestion]").await;

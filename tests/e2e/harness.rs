@@ -500,6 +500,20 @@ impl App {
             .unwrap_or_else(|e| panic!("click {css}: {e}"));
     }
 
+    /// Shows the inspector's `tab`, clicking again if a click made while the
+    /// window was still settling was lost (seen on a loaded machine).
+    pub async fn show_tab(&self, tab: &str) {
+        let css = format!("[data-testid=tab-{tab}]");
+        for _ in 0..20 {
+            self.click(&css).await;
+            if self.attribute_of(&css, "aria-selected").await.as_deref() == Some("true") {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+        panic!("the {tab} tab does not open");
+    }
+
     /// Puts the caret at the end of the editor line containing `needle`.
     /// CodeMirror wraps long lines and End stops at each wrap point first, so
     /// End is pressed once per visual row (a few presses past the end are harmless).

@@ -74,7 +74,7 @@ async fn story(harness: &Harness) {
     app.wait_for_gone(".banner[role=status]").await;
 
     // The target: the engine's default until chosen, then remembered on disk.
-    app.click("[data-testid=tab-problems]").await;
+    app.show_tab("problems").await;
     app.wait_for("[data-testid=health-totals]").await;
     assert_eq!(
         app.value_of("[data-testid=health-target]").await,
@@ -113,7 +113,7 @@ async fn story(harness: &Harness) {
         .await;
 
     // Token costs as pictures, with what each number counts.
-    app.click("[data-testid=tab-costs]").await;
+    app.show_tab("costs").await;
     app.wait_for("[data-testid=stage-chart] [data-testid=stage-metadata]")
         .await;
     app.wait_for_text("[data-testid=stage-chart]", "always loaded")
@@ -244,12 +244,12 @@ async fn story(harness: &Harness) {
     std::fs::write(&merge_file, MERGE_SAMPLE).unwrap();
     let app = harness.launch().await;
     app.wait_for("[data-testid=current-skill]").await;
-    app.click("[data-testid=tab-problems]").await;
+    app.show_tab("problems").await;
     app.wait_for_value("[data-testid=health-target]", |v| v == "claude-api")
         .await;
     app.select("[data-testid=theme]", "dark").await;
     app.wait_for("html[data-theme=dark]").await;
-    app.click("[data-testid=tab-costs]").await;
+    app.show_tab("costs").await;
     app.wait_for("[data-testid=listing-chart]").await;
     app.screenshot("costs-charts-dark").await;
     app.click("[data-testid=listing-order-cost]").await;

@@ -231,14 +231,17 @@ async fn block_description(app: &App, _: &Path) {
 }
 
 /// Item 4: the library's costs show with two skills of one name, and
-/// follow each change of the context window.
+/// follow each change of the model (and so of its context window).
 async fn token_costs(app: &App, _: &Path) {
-    app.click("[data-testid=tab-costs]").await;
-    for (value, shown) in [("8000", "8,000"), ("32000", "32,000"), ("8000", "8,000")] {
+    app.show_tab("costs").await;
+    for (value, shown) in [
+        ("claude-sonnet-4-5", "claude-sonnet-4-5's 200,000."),
+        ("", "claude-opus-5-5's 1,000,000."),
+        ("claude-sonnet-4-5", "claude-sonnet-4-5's 200,000."),
+    ] {
         app.select(".inspector .controls label:nth-child(2) select", value)
             .await;
-        app.wait_for_text(".inspector .pane", &format!("tokens of {shown}."))
-            .await;
+        app.wait_for_text(".inspector .pane", shown).await;
     }
     app.wait_for_text(".inspector .pane", "twin").await;
     // Twins are told apart by their folder, in the list and the per-skill chart.
@@ -260,7 +263,7 @@ async fn panels_follow(app: &App, _: &Path) {
     open_skill(app, "integrity-b", "Plain body").await;
     app.wait_for_gone(".resource").await;
 
-    app.click("[data-testid=tab-query]").await;
+    app.show_tab("query").await;
     app.select("[data-testid=ranker]", "bm25").await;
     app.clear_and_type(
         "[data-testid=query-input]",
@@ -300,9 +303,9 @@ async fn broken_yaml(app: &App, _: &Path) {
 /// deletion asks first, and "Failures only" shows a case just added.
 async fn eval_cases(app: &App, library: &Path) {
     let suite = library.join("evals/integrity.yaml");
-    app.click("[data-testid=tab-query]").await;
+    app.show_tab("query").await;
     app.select("[data-testid=ranker]", "bm25").await;
-    app.click("[data-testid=tab-evals]").await;
+    app.show_tab("evals").await;
     app.select("[data-testid=suite]", &suite.display().to_string())
         .await;
     app.wait_for_count("[data-testid=case-row]", 2).await;
@@ -380,7 +383,7 @@ async fn form_undo(app: &App, _: &Path) {
 /// Item 9: choosing a ranker shows its own threshold at once, not after
 /// its first results.
 async fn ranker_threshold(app: &App, _: &Path) {
-    app.click("[data-testid=tab-query]").await;
+    app.show_tab("query").await;
     let hybrid = app
         .script(
             "const o = [...document.querySelectorAll('[data-testid=ranker] option')].find((o) => o.value === 'hybrid'); return !!o && !o.textContent.includes('missing');",

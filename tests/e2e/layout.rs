@@ -65,7 +65,7 @@ async fn story(harness: &Harness) {
         assert_eq!(ok, serde_json::json!(true), "{control} is cut at 1,024 px");
     }
     // The library's problems, for the target chosen.
-    app.click("[data-testid=tab-problems]").await;
+    app.show_tab("problems").await;
     app.wait_for_text(
         "[data-testid=health-totals]",
         &format!("of {}", harness.skill_count()),
@@ -74,10 +74,10 @@ async fn story(harness: &Harness) {
     app.select("[data-testid=health-target]", "claude-api")
         .await;
     app.wait_for("[data-testid=health-skills]").await;
-    app.click("[data-testid=tab-preview]").await;
+    app.show_tab("preview").await;
 
     // The tabs from the keyboard: arrows move the selection and the focus.
-    app.click("[data-testid=tab-preview]").await;
+    app.show_tab("preview").await;
     app.type_keys(&String::from(char::from(Key::Right))).await;
     app.wait_for("[data-testid=tab-costs][aria-selected=true]")
         .await;
@@ -153,7 +153,7 @@ async fn story(harness: &Harness) {
             app.screenshot(&format!("panel-{tab}-{theme}")).await;
         }
     }
-    app.click("[data-testid=tab-preview]").await;
+    app.show_tab("preview").await;
 
     // Dark: the colours as drawn meet WCAG AA (4.5:1 for text), YAML keys included.
     let drawn = app

@@ -49,7 +49,7 @@ fn the_listing_and_clients_story() {
     harness.block_on(async {
         let app = harness.launch().await;
         app.wait_for("[data-skill=alpha]").await;
-        app.click("[data-testid=tab-costs]").await;
+        app.show_tab("costs").await;
 
         // claude-sonnet-4-5: over budget; the override's bare name with its
         // reason, the others at risk, and the order left to use.
@@ -82,7 +82,7 @@ fn the_listing_and_clients_story() {
         app.click("[data-skill=no-desc]").await;
         app.wait_for_text("[data-testid=editor]", "meeting notes")
             .await;
-        app.click("[data-testid=tab-clients]").await;
+        app.show_tab("clients").await;
         let refused = "[data-testid=compat] li[data-target=agentskills][data-verdict=refused]";
         app.wait_for_text(refused, "Refused").await;
         app.wait_for_text(refused, "HS201").await;

@@ -92,7 +92,7 @@ async fn measure(harness: &Harness, skill: &Path) {
     // Token costs measures every skill at each stage, off the window's
     // thread; the keystrokes are timed once that is done.
     let costs_opened = Instant::now();
-    app.click("[data-testid=tab-costs]").await;
+    app.show_tab("costs").await;
     app.wait_for("[data-testid=library-stage-chart] button[data-skill]")
         .await;
     println!(
@@ -103,10 +103,10 @@ async fn measure(harness: &Harness, skill: &Path) {
             .unwrap_or_default()
     );
     // Shown again, the tab gets the answer kept for this state of the library.
-    app.click("[data-testid=tab-problems]").await;
+    app.show_tab("problems").await;
     app.wait_for_gone("[data-testid=library-stage-chart]").await;
     let costs_reopened = Instant::now();
-    app.click("[data-testid=tab-costs]").await;
+    app.show_tab("costs").await;
     app.wait_for("[data-testid=library-stage-chart] button[data-skill]")
         .await;
     println!(
@@ -153,7 +153,7 @@ async fn measure(harness: &Harness, skill: &Path) {
     app.wait_for_gone("[data-testid=dirty]").await;
 
     // The test-query panel: a keystroke to the re-ranked list, keyword ranking.
-    app.click("[data-testid=tab-query]").await;
+    app.show_tab("query").await;
     app.select("[data-testid=ranker]", "bm25").await;
     app.clear_and_type(
         "[data-testid=query-input]",

@@ -40,7 +40,7 @@ async fn story(harness: &Harness) {
     app.wait_for(".cm-line").await;
 
     // Keyword ranking, so the numbers do not depend on the embedding model.
-    app.click("[data-testid=tab-query]").await;
+    app.show_tab("query").await;
     app.select("[data-testid=ranker]", "bm25").await;
     app.clear_and_type(
         "[data-testid=query-input]",
@@ -54,7 +54,7 @@ async fn story(harness: &Harness) {
 
     // The bundled suite: the cards show what `hone eval` computes.
     let routing = library.join("evals/routing.yaml");
-    app.click("[data-testid=tab-evals]").await;
+    app.show_tab("evals").await;
     app.select("[data-testid=suite]", &routing.display().to_string())
         .await;
     let started = Instant::now();
@@ -157,7 +157,7 @@ async fn story(harness: &Harness) {
     app.click("[data-testid=changed-only]").await;
 
     // The panel shows the open skill moving up with the edit, and adds a case.
-    app.click("[data-testid=tab-query]").await;
+    app.show_tab("query").await;
     app.clear_and_type("[data-testid=query-input]", "zorblat my quibbles")
         .await;
     app.wait_for_text("[data-testid=open-rank]", "with your unsaved edits")
