@@ -20,17 +20,17 @@
 //! against the real `claude` driven by a scripted loopback model (a pick, no
 //! pick, a stream broken mid-answer, a crash); never against a live model.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::process::Command;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use serde_json::Value;
 
 use super::http::excerpt;
 use super::listing::{Listing, SKILL_TOOL};
-use super::process::{Watchdog, kill_group, own_group};
+use super::process::Running;
 use super::providers::skill_argument;
 use super::{AgentError, Answer, Cancel, Choice, Provider, Usage};
 use crate::clients::capture::{Links, copy_tree};
@@ -96,53 +96,19 @@ impl ClaudeCode {
         if std::env::var_os(CLAUDE_RETRIES_ENV).is_none() {
             command.env(CLAUDE_RETRIES_ENV, self.retries.to_string());
         }
-        own_group(&mut command);
-        let mut child = command
-            .current_dir(project)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| {
-                AgentError::Process(format!(
-                    "cannot run `{}` ({e}); install Claude Code or name it with --claude-bin or ${CLAUDE_BIN_ENV}",
-                    self.program.display()
-                ))
-            })?;
-        if let Some(mut stdin) = child.stdin.take() {
-            // A closed pipe means the process is already gone; its exit says why.
-            let _ = stdin.write_all(request.as_bytes());
-        }
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let stderr = child.stderr.take().expect("stderr is piped");
-        let stderr_reader = std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = BufReader::new(stderr)
-                .take(64 * 1024)
-                .read_to_string(&mut text);
-            text
-        });
-        let child = Arc::new(Mutex::new(child));
-        let watchdog = Watchdog::start(Arc::clone(&child), self.timeout, cancel.clone());
+        command.current_dir(project);
+        let (running, stdout) = Running::start(&mut command, request, self.timeout, cancel, |e| {
+            AgentError::Process(format!(
+                "cannot run `{}` ({e}); install Claude Code or name it with --claude-bin or ${CLAUDE_BIN_ENV}",
+                self.program.display()
+            ))
+        })?;
         let outcome = read_transcript(BufReader::new(stdout), project, listing);
         if outcome.choice.is_some() {
             // The pick is known: the rest of the run would only cost.
-            kill_group(&mut child.lock().unwrap_or_else(|p| p.into_inner()));
+            running.stop();
         }
-        // Poll rather than wait under the lock, so the watchdog can still kill.
-        let status = loop {
-            match child.lock().unwrap_or_else(|p| p.into_inner()).try_wait() {
-                Ok(Some(status)) => break Ok(status),
-                Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-                Err(e) => break Err(e),
-            }
-        };
-        let reason = watchdog.stop();
-        let stderr = stderr_reader.join().unwrap_or_default();
-        if let Some(reason) = reason {
-            return Err(reason);
-        }
-        let status = status.map_err(|e| AgentError::Process(e.to_string()))?;
+        let (status, stderr) = running.finish()?;
         if let (None, Some(error)) = (&outcome.choice, &outcome.error) {
             return Err(AgentError::Process(format!(
                 "`claude` gave up with an error ({status}): {}",

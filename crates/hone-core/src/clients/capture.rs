@@ -227,8 +227,7 @@ pub fn run_cancellable(
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     // A group of its own, so that a cancel stops the client it starts too.
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    own_group(&mut command);
     let mut child = command.spawn().map_err(|error| CaptureError::Spawn {
         program: "unshare".into(),
         error,
@@ -270,8 +269,17 @@ fn stop(child: &mut std::process::Child, isolated: bool) {
     }
 }
 
+/// Starts `command` in a process group of its own, so that killing the
+/// group stops what it starts too.
+pub(crate) fn own_group(command: &mut Command) {
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    #[cfg(not(unix))]
+    let _ = command;
+}
+
 /// Kills `child` and every process of its group, then reaps it.
-fn kill_group(child: &mut std::process::Child) {
+pub(crate) fn kill_group(child: &mut std::process::Child) {
     #[cfg(unix)]
     if let Some(pid) = rustix::process::Pid::from_raw(child.id() as i32) {
         let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
@@ -385,9 +393,8 @@ fn run_here_cancellable(
     // Outside a namespace, a group of its own, so that a cancel or a timeout
     // stops what the client started too (inside, the caller's kill of the
     // namespace's group does).
-    #[cfg(unix)]
     if !isolated {
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        own_group(&mut command);
     }
     let started = Instant::now();
     let mut child = command.spawn().map_err(|error| CaptureError::Spawn {
