@@ -10,36 +10,29 @@
 mod clients;
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use hone_core::agent::claude_code::ClaudeCode;
 use hone_core::agent::{AgentError, Answer, Cancel, Choice, Listing, ListingStyle, Provider};
 use hone_core::catalog::ListingSettings;
+use hone_core::clients::Client;
 use hone_core::clients::script::{Action, Script, Step};
 use hone_core::clients::standin::{Recorded, StandIn};
-use hone_core::clients::{Client, Environment, capture};
-use hone_core::library::{Filters, Library};
+use hone_core::library::Library;
 use hone_core::skill::Skill;
 
 const MODEL: &str = "claude-sonnet-4-5";
 
 fn library(dir: &Path) -> Library {
-    for (folder, name, extra) in [
-        ("deploy", "deploy", ""),
-        ("pdf-tools", "pdf", ""),
-        ("secret", "secret", "disable-model-invocation: true\n"),
-    ] {
-        let skill = dir.join(folder);
-        std::fs::create_dir_all(skill.join("references")).unwrap();
-        std::fs::write(
-            skill.join("SKILL.md"),
-            format!("---\nname: {name}\ndescription: The {name} skill.\n{extra}---\n# {name}\n"),
-        )
-        .unwrap();
-        std::fs::write(skill.join("references").join("guide.md"), "# Guide\n").unwrap();
-    }
-    Library::open(&[dir.to_path_buf()], &Filters::default()).unwrap()
+    clients::planted_library(
+        dir,
+        &[
+            ("deploy", "deploy", ""),
+            ("pdf-tools", "pdf", ""),
+            ("secret", "secret", "disable-model-invocation: true\n"),
+        ],
+    )
 }
 
 fn listing_of(library: &Library) -> Listing {
@@ -50,15 +43,6 @@ fn listing_of(library: &Library) -> Listing {
         &ListingSettings::new(),
         MODEL,
     )
-}
-
-/// The installed `claude`; the test fails, saying how to install it, when
-/// it is missing.
-fn installed_claude() -> PathBuf {
-    capture::find_installed(Client::ClaudeCode, &Environment::current())
-        .expect("Claude Code is not installed: run scripts/install-clients.sh (make test does)")
-        .command[0]
-        .clone()
 }
 
 /// One run of the provider against the real `claude` playing `action`.
@@ -76,7 +60,7 @@ struct Run {
 /// with a scratch `$HOME`, pointed at the stand-in (and given
 /// `extra_args`, to make it fail).
 fn ask(dir: &Path, label: &str, action: Action, retries: u32, extra_args: &str) -> Run {
-    let claude = installed_claude();
+    let claude = clients::installed(Client::ClaudeCode);
     let library = library(&dir.join(label).join("skills"));
     let listing = listing_of(&library);
     let case = dir.join(label);

@@ -10,7 +10,7 @@
 
 mod clients;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use hone_core::agent::codex::Codex;
@@ -19,35 +19,16 @@ use hone_core::agent::{
     AgentError, Answer, Cancel, Choice, CodexLayout, HttpPolicy, Listing, ListingStyle, Provider,
 };
 use hone_core::catalog::ListingSettings;
+use hone_core::clients::Client;
 use hone_core::clients::script::{Action, Script, Step};
 use hone_core::clients::standin::{Recorded, StandIn};
-use hone_core::clients::{Client, Environment, capture};
-use hone_core::library::{Filters, Library};
+use hone_core::library::Library;
 use hone_core::skill::Skill;
 
 const MODEL: &str = "gpt-5";
 
 fn library(dir: &Path) -> Library {
-    for (folder, name) in [("deploy", "deploy"), ("pdf-tools", "pdf")] {
-        let skill = dir.join(folder);
-        std::fs::create_dir_all(skill.join("references")).unwrap();
-        std::fs::write(
-            skill.join("SKILL.md"),
-            format!("---\nname: {name}\ndescription: The {name} skill.\n---\n# {name}\n"),
-        )
-        .unwrap();
-        std::fs::write(skill.join("references").join("guide.md"), "# Guide\n").unwrap();
-    }
-    Library::open(&[dir.to_path_buf()], &Filters::default()).unwrap()
-}
-
-/// The installed `codex`; the test fails, saying how to install it, when it
-/// is missing.
-fn installed_codex() -> PathBuf {
-    capture::find_installed(Client::Codex, &Environment::current())
-        .expect("Codex CLI is not installed: run scripts/install-clients.sh (make test does)")
-        .command[0]
-        .clone()
+    clients::planted_library(dir, &[("deploy", "deploy", ""), ("pdf-tools", "pdf", "")])
 }
 
 /// One run of the provider against the real `codex` playing `action`.
@@ -63,7 +44,7 @@ struct Run {
 /// Asks once, with a scripted model playing `action`, Codex allowed
 /// `retries` retries.
 fn ask(dir: &Path, action: Action, retries: u32) -> Run {
-    let codex = installed_codex();
+    let codex = clients::installed(Client::Codex);
     let library = library(&dir.join("skills"));
     let skills: Vec<&Skill> = library.skills.iter().collect();
     let first = Listing::new(&skills, ListingStyle::Codex, &ListingSettings::new(), MODEL);
@@ -313,7 +294,7 @@ fn a_cancelled_or_timed_out_codex_run_is_stopped() {
     if clients::rerun_in_loopback_namespace("a_cancelled_or_timed_out_codex_run_is_stopped") {
         return;
     }
-    let codex = installed_codex();
+    let codex = clients::installed(Client::Codex);
     let dir = tempfile::tempdir().unwrap();
     let library = library(&dir.path().join("skills"));
     let skills: Vec<&Skill> = library.skills.iter().collect();

@@ -29,13 +29,45 @@ fn require(path: PathBuf, what: &str) -> PathBuf {
     path
 }
 
-/// The Claude Code 2.1.328 binary (the platform package's: npm runs no
-/// install script to put it in place).
-pub fn claude() -> PathBuf {
-    require(
-        client_dir("claude-code").join("node_modules/@anthropic-ai/claude-code-linux-x64/claude"),
-        "Claude Code 2.1.328 (@anthropic-ai/claude-code-linux-x64)",
+/// The installed `client`'s program, as the engine finds it; the test
+/// fails, saying how to install it, when it is missing.
+pub fn installed(client: hone_core::clients::Client) -> PathBuf {
+    hone_core::clients::capture::find_installed(client, &hone_core::clients::Environment::current())
+        .unwrap_or_else(|| {
+            panic!(
+                "{} is not installed: run scripts/install-clients.sh (make test does)",
+                client.display_name()
+            )
+        })
+        .command[0]
+        .clone()
+}
+
+/// A library of planted skills under `dir`: per `(folder, name, extra
+/// frontmatter)`, a `SKILL.md` described as "The NAME skill." and a
+/// `references/guide.md`.
+pub fn planted_library(dir: &Path, skills: &[(&str, &str, &str)]) -> hone_core::library::Library {
+    for (folder, name, extra) in skills {
+        let skill = dir.join(folder);
+        std::fs::create_dir_all(skill.join("references")).unwrap();
+        std::fs::write(
+            skill.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: The {name} skill.\n{extra}---\n# {name}\n"),
+        )
+        .unwrap();
+        std::fs::write(skill.join("references").join("guide.md"), "# Guide\n").unwrap();
+    }
+    hone_core::library::Library::open(
+        &[dir.to_path_buf()],
+        &hone_core::library::Filters::default(),
     )
+    .unwrap()
+}
+
+/// The Claude Code binary (the platform package's: npm runs no install
+/// script to put it in place).
+pub fn claude() -> PathBuf {
+    installed(hone_core::clients::Client::ClaudeCode)
 }
 
 /// Node.js 22 and the `skills` 1.7.4 CLI's entry point.
