@@ -371,11 +371,9 @@ pub fn listing_budget_with(
     settings: &ListingSettings,
     model: Option<&str>,
 ) -> BudgetReport {
-    let sent = claude_code::predict_skills(skills, settings, model);
-    // The same listing with room for everything: each entry's full length.
-    let mut roomy = settings.clone();
-    roomy.char_budget = Some(usize::MAX);
-    let full = claude_code::predict_skills(skills, &roomy, model);
+    // As sent, and with room for everything: each entry's full length.
+    let claude_code::BudgetLayout { sent, full, cut } =
+        claude_code::budget_layout(skills, settings, model);
     let (window, chars_per_token, budget, from_env) = match &sent.budget {
         Some(b) => (
             b.context_window_tokens,
@@ -427,18 +425,16 @@ pub fn listing_budget_with(
 
     // What each droppable description saves, and the room left for them
     // once every name and every fixed entry is in.
-    let droppable: Vec<usize> = (0..layouts.len())
-        .filter(|&i| !layouts[i].fixed && layouts[i].chars > layouts[i].name_chars)
-        .collect();
+    let droppable = |i: usize| !layouts[i].fixed && layouts[i].chars > layouts[i].name_chars;
     let floor = joined(
         &mut layouts
             .iter()
             .map(|l| if l.fixed { l.chars } else { l.name_chars }),
     );
     let (min_dropped, max_dropped) = if over_budget {
-        let mut extras: Vec<usize> = droppable
-            .iter()
-            .map(|&i| layouts[i].chars - layouts[i].name_chars)
+        let mut extras: Vec<usize> = (0..layouts.len())
+            .filter(|&i| droppable(i))
+            .map(|i| layouts[i].chars - layouts[i].name_chars)
             .collect();
         let room = budget.saturating_sub(floor);
         let fits = |extras: &[usize]| -> usize {
@@ -508,10 +504,10 @@ pub fn listing_budget_with(
         let entry = &full.entries[i];
         let (state, reason) = if entry.bare {
             ("name-only", "skillOverrides: name-only".to_string())
-        } else if over_budget && droppable.contains(&i) {
+        } else if over_budget && droppable(i) {
             at_risk_ids.push(skill.id.clone());
             ("at-risk", risk_reason.clone())
-        } else if claude_code::description_is_cut(skill, settings) {
+        } else if cut.get(i).copied().unwrap_or(false) {
             (
                 "truncated",
                 format!("cut at {cap} characters (skillListingMaxDescChars)"),
@@ -530,7 +526,7 @@ pub fn listing_budget_with(
     let mut builtins = Vec::new();
     for (i, entry) in full.entries.iter().enumerate().filter(|(_, e)| e.builtin) {
         builtins.push(entry.name.clone());
-        let (state, reason) = if over_budget && droppable.contains(&i) {
+        let (state, reason) = if over_budget && droppable(i) {
             at_risk_ids.push(entry.name.clone());
             ("at-risk", risk_reason.clone())
         } else {

@@ -183,6 +183,7 @@ fn user_dir(env: &Environment) -> PathBuf {
 }
 
 /// A skill as the client holds it for the listing.
+#[derive(Clone)]
 struct Listed {
     name: String,
     alias: Option<String>,
@@ -414,7 +415,13 @@ pub fn predict_skills(
     settings: &ListingSettings,
     model: Option<&str>,
 ) -> Prediction {
-    let model = model.unwrap_or(DEFAULT_MODEL).to_string();
+    let (listed, left_out) = read_skills(skills, settings);
+    render_fresh(listed, left_out, settings, model)
+}
+
+/// The library's skills as the client reads them from memory, in order:
+/// the listed ones, and the others with the reason.
+fn read_skills(skills: &[&Skill], settings: &ListingSettings) -> (Vec<Listed>, Vec<LeftOut>) {
     let mut left_out = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
     let mut listed = Vec::new();
@@ -436,27 +443,67 @@ pub fn predict_skills(
             }),
         }
     }
-    // No home: no usage history ranks the skills over budget.
+    (listed, left_out)
+}
+
+/// [`render`] for `model` (the client's default when `None`) with no home:
+/// no usage history ranks the skills over budget.
+fn render_fresh(
+    listed: Vec<Listed>,
+    left_out: Vec<LeftOut>,
+    settings: &ListingSettings,
+    model: Option<&str>,
+) -> Prediction {
+    let model = model.unwrap_or(DEFAULT_MODEL).to_string();
     let env = Environment::with_home(Path::new("/nonexistent"));
     render(listed, left_out, settings, model, &env)
 }
 
-/// One skill's entry as the client lists it beside no other skill and
-/// within any budget, or `None` when the client does not list it: the
-/// line a per-skill cost counts.
-pub fn entry(skill: &Skill, settings: &ListingSettings) -> Option<Entry> {
-    let mut roomy = settings.clone();
-    roomy.char_budget = Some(usize::MAX);
-    predict_skills(&[skill], &roomy, None)
-        .entries
-        .into_iter()
-        .find(|e| !e.builtin)
+/// A library's listing laid out against the budget: as [`predict_skills`]
+/// sends it, the same with room for every description (what each entry
+/// costs whole), and, per listed skill of the library in order, whether
+/// `skillListingMaxDescChars` cut its description. The library is read once.
+pub struct BudgetLayout {
+    pub sent: Prediction,
+    pub full: Prediction,
+    pub cut: Vec<bool>,
 }
 
-/// Whether `settings`' `skillListingMaxDescChars` cuts the description the
-/// client lists for `skill`.
-pub fn description_is_cut(skill: &Skill, settings: &ListingSettings) -> bool {
-    listing_description(skill).encode_utf16().count() > settings.max_desc_chars
+/// The [`BudgetLayout`] of `skills` for `model`.
+pub fn budget_layout(
+    skills: &[&Skill],
+    settings: &ListingSettings,
+    model: Option<&str>,
+) -> BudgetLayout {
+    let (listed, left_out) = read_skills(skills, settings);
+    let cut = listed.iter().map(|l| is_cut(l, settings)).collect();
+    let full = render_fresh(listed.clone(), left_out.clone(), &roomy(settings), model);
+    let sent = render_fresh(listed, left_out, settings, model);
+    BudgetLayout { sent, full, cut }
+}
+
+/// `settings` with room for every description.
+fn roomy(settings: &ListingSettings) -> ListingSettings {
+    let mut roomy = settings.clone();
+    roomy.char_budget = Some(usize::MAX);
+    roomy
+}
+
+/// Whether `skillListingMaxDescChars` cuts `skill`'s description.
+fn is_cut(skill: &Listed, settings: &ListingSettings) -> bool {
+    skill.description.encode_utf16().count() > settings.max_desc_chars
+}
+
+/// One skill's entry as the client lists it beside no other skill and
+/// within any budget, and whether `skillListingMaxDescChars` cut its
+/// description; `None` when the client does not list it: the line a
+/// per-skill cost counts.
+pub fn entry(skill: &Skill, settings: &ListingSettings) -> Option<(Entry, bool)> {
+    let (listed, left_out) = read_skills(&[skill], settings);
+    let cut = is_cut(listed.first()?, settings);
+    let full = render_fresh(listed, left_out, &roomy(settings), None);
+    let entry = full.entries.into_iter().find(|e| !e.builtin)?;
+    Some((entry, cut))
 }
 
 /// Whether the client's own skill `name` may lose its description over

@@ -100,10 +100,8 @@ pub struct SkillCosts {
 /// editor's unsaved text counts.
 pub fn skill_costs(skill: &Skill, tokenizer: &Tokenizer) -> SkillCosts {
     let agentskills = StageText::measure(catalog::agentskills_entry(skill), tokenizer, false);
-    let settings = catalog::ListingSettings::new();
-    let cut = crate::clients::claude_code::description_is_cut(skill, &settings);
-    let claude_code = crate::clients::claude_code::entry(skill, &settings)
-        .map(|entry| StageText::measure(entry.text, tokenizer, cut));
+    let claude_code = crate::clients::claude_code::entry(skill, &catalog::ListingSettings::new())
+        .map(|(entry, cut)| StageText::measure(entry.text, tokenizer, cut));
     let body = skill.body();
     let instructions = InstructionsCost {
         bytes: body.len(),
