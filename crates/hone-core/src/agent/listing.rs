@@ -34,7 +34,7 @@ use sha2::{Digest, Sha256};
 
 use crate::catalog::{self, ListingSettings};
 use crate::clients::claude_code::{self, Placement};
-use crate::clients::{Client, codex};
+use crate::clients::{Client, Prediction, codex};
 use crate::skill::Skill;
 
 /// The name of the tool the model calls to load a skill.
@@ -202,16 +202,7 @@ impl Listing {
                     .filter(|e| e.builtin)
                     .map(|e| e.name.clone())
                     .collect();
-                let unlisted: Vec<String> = skills
-                    .iter()
-                    .filter(|s| {
-                        !prediction
-                            .entries
-                            .iter()
-                            .any(|e| !e.builtin && e.name == s.dir_name())
-                    })
-                    .map(|s| s.id.clone())
-                    .collect();
+                let unlisted = unlisted_by_claude_code(skills, &prediction);
                 (
                     claude_code::skill_tool().description.clone(),
                     Some(prediction.listing),
@@ -219,7 +210,8 @@ impl Listing {
                 )
             }
             ListingStyle::Agentskills => {
-                let unlisted = catalog::listing_budget_with(skills, settings, None).unlisted;
+                let prediction = claude_code::predict_skills(skills, settings, None);
+                let unlisted = unlisted_by_claude_code(skills, &prediction);
                 let listed: Vec<&Skill> = skills
                     .iter()
                     .copied()
@@ -359,4 +351,51 @@ pub fn skill_tool_schema(style: ListingStyle) -> serde_json::Value {
 
 pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The identities of the library's skills Claude Code's `prediction` does
+/// not list (`disable-model-invocation`, `skillOverrides`, or a folder name
+/// an earlier skill took), by the `SKILL.md` each entry comes from.
+fn unlisted_by_claude_code(skills: &[&Skill], prediction: &Prediction) -> Vec<String> {
+    let listed: std::collections::HashSet<&str> = prediction
+        .entries
+        .iter()
+        .filter(|e| !e.builtin)
+        .map(|e| e.path.as_str())
+        .collect();
+    skills
+        .iter()
+        .filter(|s| !listed.contains(s.dir.join("SKILL.md").display().to_string().as_str()))
+        .map(|s| s.id.clone())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::document::SkillDocument;
+
+    /// A second folder of one name is not listed (the client keeps the
+    /// first), in either style, nor is a skill only the user may invoke.
+    #[test]
+    fn skills_claude_code_leaves_out_are_unlisted_in_both_styles() {
+        let skill = |dir: &str, text: &str| {
+            Skill::from_document(Path::new(dir), SkillDocument::parse(text.into()))
+        };
+        let first = skill("/a/pdf", "---\nname: pdf\ndescription: Reads PDFs.\n---\n");
+        let twin = skill("/b/pdf", "---\nname: pdf-b\ndescription: Also PDFs.\n---\n");
+        let hidden = skill(
+            "/a/secret",
+            "---\nname: secret\ndescription: Hidden.\ndisable-model-invocation: true\n---\n",
+        );
+        let skills = [&first, &twin, &hidden];
+        for style in [ListingStyle::ClaudeCode, ListingStyle::Agentskills] {
+            let listing =
+                Listing::new(&skills, style, &ListingSettings::new(), "claude-sonnet-4-5");
+            let listed: Vec<bool> = listing.skills.iter().map(|s| s.listed).collect();
+            assert_eq!(listed, [true, false, false], "{style}");
+        }
+    }
 }

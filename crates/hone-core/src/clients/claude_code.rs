@@ -30,7 +30,6 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::LazyLock;
 
 use super::Client;
 use super::bundled::{Builtin, SkillTool, bundled};
@@ -78,13 +77,10 @@ pub fn builtins() -> &'static [Builtin] {
 /// The `Skill` tool at [`VERSION`]: its description is fixed, and the
 /// listing travels apart from it (see [`placement`]).
 pub fn skill_tool() -> &'static SkillTool {
-    static TOOL: LazyLock<SkillTool> = LazyLock::new(|| {
-        bundled(Client::ClaudeCode)
-            .skill_tool
-            .clone()
-            .expect("the bundled capture of Claude Code has its Skill tool (a unit test checks)")
-    });
-    &TOOL
+    bundled(Client::ClaudeCode)
+        .skill_tool
+        .as_ref()
+        .expect("the bundled capture of Claude Code has its Skill tool (a unit test checks)")
 }
 
 /// The model's context window and characters per token, as the client
