@@ -245,6 +245,11 @@ impl AgentState {
         }
     }
 
+    /// Anthropic's key, wherever it is kept: what a benchmark's judge uses.
+    pub(crate) fn anthropic_key(&self) -> Option<Secret> {
+        self.key(ProviderId::Anthropic).0
+    }
+
     /// Keeps `key` in the keyring, else for this session only.
     fn store_key(&self, provider: ProviderId, key: &str) -> CommandResult<KeyStatus> {
         if provider.key_env().is_none() {

@@ -20,7 +20,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use hone_core::agent::{Cancel, PriceTable};
-use hone_core::bench::run::{self, Agent, Arm, ArmSpec, BenchOptions, SkillUnderTest};
+use hone_core::bench::judge::{AnthropicJudge, Judge};
+use hone_core::bench::run::{self, Agent, Arm, ArmSpec, BenchOptions, SkillUnderTest, TaskAgent};
 use hone_core::bench::{
     self, BenchReport, CostPreview, Progress, ReportHeader, TaskSuite, TaskSuiteError,
 };
@@ -30,6 +31,7 @@ use hone_core::workspace::{self, SaveError, Stamp};
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Manager};
 
+use crate::agent::AgentState;
 use crate::commands::{AppState, CommandError, CommandResult, blocking, lock};
 use crate::events::AppEvent;
 use crate::ipc::{ErrorKind, SourcePosition};
@@ -90,6 +92,11 @@ pub struct BenchChoice {
     pub agent: Client,
     pub model: Option<String>,
     pub scripted: bool,
+    /// The Anthropic model that judges `llm` graders; without one they do not apply.
+    pub judge: Option<String>,
+    /// The most the runs may cost, in US dollars: a run estimated above it
+    /// is refused, and no run starts once this much was spent.
+    pub max_cost_usd: Option<f64>,
 }
 
 /// What a benchmark will do and cost, and what leaves the machine.
@@ -105,6 +112,10 @@ pub struct BenchPreview {
     pub destination: String,
     /// How a scripted run is kept off the network, in words.
     pub isolation: Option<String>,
+    /// Where the judge sends the agent's work, in words, when there is one.
+    pub judge: Option<String>,
+    /// Why the benchmark must not start under the chosen cost ceiling.
+    pub over_ceiling: Option<String>,
 }
 
 /// A case to add to a task suite: the request tried in the query panel.
@@ -218,6 +229,7 @@ struct Prepared {
     cache_dir: PathBuf,
     scratch_dir: PathBuf,
     prices: PriceTable,
+    judge: Option<AnthropicJudge>,
 }
 
 impl Prepared {
@@ -248,6 +260,17 @@ impl Prepared {
             return Err(CommandError::invalid("choose at least one arm"));
         }
         let arms = run::prepare_arms(&root, &skill, &specs).map_err(CommandError::invalid)?;
+        let judge = match choice.judge.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(model) => {
+                let key = app.state::<AgentState>().anthropic_key().ok_or_else(|| {
+                    CommandError::unavailable(
+                        "the judge needs an Anthropic key: set ANTHROPIC_API_KEY, or enter it in the Agent panel",
+                    )
+                })?;
+                Some(AnthropicJudge::new(model, key, None))
+            }
+        };
         Ok(Prepared {
             path,
             suite,
@@ -258,6 +281,7 @@ impl Prepared {
             cache_dir: run::default_cache_dir(&env),
             scratch_dir: run::default_scratch_dir(&env),
             prices: PriceTable::bundled(),
+            judge,
         })
     }
 
@@ -270,13 +294,46 @@ impl Prepared {
             scripted: choice.scripted,
             isolation: &self.isolation,
             cache_dir: Some(self.cache_dir.clone()),
-            max_cost_usd: None,
+            max_cost_usd: choice.max_cost_usd,
             retries: RETRIES,
             scratch_dir: Some(self.scratch_dir.clone()),
-            // `llm` graders need a judge; the app has none yet, so they do not apply.
-            judge: None,
+            judge: self.judge.as_ref().map(|j| j as &dyn Judge),
             prices: &self.prices,
             cancel,
+        }
+    }
+
+    /// What the benchmark would run, cost and send.
+    fn preview(&self, choice: &BenchChoice) -> BenchPreview {
+        let options = self.options(choice, Cancel::new());
+        let cost = run::preview(
+            &self.suite,
+            &self.arms,
+            &options,
+            run::default_model(Some(choice.agent)),
+        );
+        let destination = if choice.scripted {
+            "Nothing leaves this machine: the agent's model is a scripted stand-in on loopback that follows each case's script.".to_string()
+        } else {
+            format!(
+                "The prompts, the skill and the workspace files of every run go to {}'s provider ({}), under your own login or key.",
+                choice.agent.display_name(),
+                cost.model
+            )
+        };
+        BenchPreview {
+            cases: self.suite.cases.len(),
+            arms: self.arms.iter().map(|a| a.label.clone()).collect(),
+            skill: self.skill.name.clone(),
+            agent: self.agent(),
+            destination,
+            isolation: choice.scripted.then(|| isolation_note(&self.isolation)),
+            judge: self.judge.as_ref().map(|_| {
+                "`llm` graders send each run's reply and files to Anthropic's API, under your key."
+                    .to_string()
+            }),
+            over_ceiling: run::over_ceiling(&cost, choice.max_cost_usd, choice.scripted),
+            cost,
         }
     }
 
@@ -325,33 +382,7 @@ pub async fn bench_preview(
 ) -> CommandResult<BenchPreview> {
     blocking(move || {
         let prepared = Prepared::new(&app, &path, &choice)?;
-        let options = prepared.options(&choice, Cancel::new());
-        let cost = run::preview(
-            &prepared.suite,
-            &prepared.arms,
-            &options,
-            run::DEFAULT_CLAUDE_MODEL,
-        );
-        let destination = if choice.scripted {
-            "Nothing leaves this machine: the agent's model is a scripted stand-in on loopback that follows each case's script.".to_string()
-        } else {
-            format!(
-                "The prompts, the skill and the workspace files of every run go to {}'s provider ({}), under your own login or key.",
-                choice.agent.display_name(),
-                cost.model
-            )
-        };
-        Ok(BenchPreview {
-            cases: prepared.suite.cases.len(),
-            arms: prepared.arms.iter().map(|a| a.label.clone()).collect(),
-            skill: prepared.skill.name.clone(),
-            agent: prepared.agent(),
-            destination,
-            isolation: choice
-                .scripted
-                .then(|| isolation_note(&prepared.isolation)),
-            cost,
-        })
+        Ok(prepared.preview(&choice))
     })
     .await
 }
@@ -368,6 +399,9 @@ pub async fn bench_run(
 ) -> CommandResult<BenchReport> {
     blocking(move || {
         let prepared = Prepared::new(&app, &path, &choice)?;
+        if let Some(why) = prepared.preview(&choice).over_ceiling {
+            return Err(CommandError::invalid(format!("{why}; nothing was run")));
+        }
         let bench_state = app.state::<BenchState>();
         let cancel = {
             let mut running = lock(&bench_state.running);
@@ -419,6 +453,13 @@ pub async fn bench_run(
         Ok(report)
     })
     .await
+}
+
+/// The agent CLIs a benchmark can run here, and why each cannot, if it cannot.
+#[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
+pub async fn bench_agents() -> CommandResult<Vec<TaskAgent>> {
+    blocking(|| Ok(run::task_agents(&Environment::current()))).await
 }
 
 /// Stops the benchmark in progress, if any, between runs.

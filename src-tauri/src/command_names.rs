@@ -66,6 +66,7 @@ pub const COMMANDS: &[&str] = &[
     "bench_suite",
     "bench_preview",
     "bench_run",
+    "bench_agents",
     "bench_cancel",
     "bench_keep",
     "bench_add_case",

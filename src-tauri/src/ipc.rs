@@ -204,6 +204,7 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             bench::bench_suite,
             bench::bench_preview,
             bench::bench_run,
+            bench::bench_agents,
             bench::bench_cancel,
             bench::bench_keep,
             bench::bench_add_case,

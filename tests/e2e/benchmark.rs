@@ -92,6 +92,25 @@ fn the_benchmark_story() {
         app.wait_for_text("[data-testid=bench-skill]", "greet")
             .await;
 
+        // An agent that cannot run tasks says why, and nothing can start.
+        app.select("[data-testid=bench-agent]", "copilot").await;
+        app.wait_for_text("[data-testid=bench-agent-problem]", "cannot run task evals")
+            .await;
+        assert!(app.is_disabled("[data-testid=bench-preview]").await);
+        app.select("[data-testid=bench-agent]", "claude-code").await;
+
+        // A live run estimated over the ceiling is refused before it starts.
+        app.clear_and_type("[data-testid=bench-model]", "claude-haiku-4-5")
+            .await;
+        app.clear_and_type("[data-testid=bench-max-cost]", "0.01").await;
+        app.click("[data-testid=bench-preview]").await;
+        app.wait_for_text("[data-testid=bench-over-ceiling]", "over the ceiling of $0.01")
+            .await;
+        assert!(app.is_disabled("[data-testid=bench-run]").await);
+        app.click("[data-testid=bench-back]").await;
+        app.clear_and_type("[data-testid=bench-model]", "").await;
+        app.clear_and_type("[data-testid=bench-max-cost]", "").await;
+
         // The preview says what runs and that nothing leaves the machine.
         app.clear_and_type("[data-testid=bench-runs]", "2").await;
         app.click("[data-testid=bench-scripted]").await;
@@ -164,6 +183,32 @@ fn the_benchmark_story() {
         );
         app.show_tab("bench").await;
         app.wait_for_count("[data-testid=bench-cases] li", 3).await;
+
+        // Cancel stops the next runs and keeps the finished ones. New cases
+        // (a new nonce), so nothing is answered from the cache.
+        write(&suite_file, &suite(nonce + 1));
+        app.reload().await;
+        app.show_tab("bench").await;
+        app.wait_for_count("[data-testid=bench-cases] li", 2).await;
+        app.clear_and_type("[data-testid=bench-runs]", "5").await;
+        app.click("[data-testid=bench-scripted]").await;
+        app.click("[data-testid=bench-preview]").await;
+        app.wait_for_text("[data-testid=bench-cost]", "20 runs")
+            .await;
+        app.click("[data-testid=bench-run]").await;
+        app.wait_for_text_within(
+            "[data-testid=bench-progress-text]",
+            "/ 20 runs",
+            Duration::from_secs(300),
+        )
+        .await;
+        app.click("[data-testid=bench-cancel]").await;
+        app.wait_for_text_within(
+            "[data-testid=bench-stopped]",
+            "cancelled: the finished runs are kept",
+            Duration::from_secs(300),
+        )
+        .await;
         app.close().await;
     });
 }

@@ -440,6 +440,17 @@ impl App {
             .ok()?
     }
 
+    /// Whether the first element matching `css` is disabled (itself or by
+    /// its fieldset).
+    pub async fn is_disabled(&self, css: &str) -> bool {
+        self.script(
+            "return document.querySelector(arguments[0])?.matches(':disabled') ?? false",
+            vec![serde_json::Value::from(css)],
+        )
+        .await
+            == serde_json::Value::Bool(true)
+    }
+
     /// The text of the first element matching `css`, if any.
     pub async fn text_of(&self, css: &str) -> Option<String> {
         answered("text", self.find(css).await?.text()).await.ok()
@@ -582,7 +593,11 @@ impl App {
             .unwrap();
         let select_all = format!("{}a{}", char::from(Key::Control), char::from(Key::Control));
         let backspace = String::from(char::from(Key::Backspace));
-        for keys in [select_all.as_str(), &backspace, text] {
+        // WebDriver refuses empty keys: clearing is the first two steps.
+        for keys in [select_all.as_str(), &backspace, text]
+            .into_iter()
+            .filter(|k| !k.is_empty())
+        {
             answered(
                 format_args!("keys {keys:?} in `{css}`"),
                 field.send_keys(keys),

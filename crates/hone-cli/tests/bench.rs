@@ -219,7 +219,7 @@ fn junit_a_failed_gate_and_a_refused_cost_ceiling() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("over --max-cost"), "{stderr}");
+    assert!(stderr.contains("over the ceiling"), "{stderr}");
     assert!(stderr.contains("go to Claude Code's provider"), "{stderr}");
 }
 

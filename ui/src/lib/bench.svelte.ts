@@ -5,7 +5,7 @@
 // there shows in the tab at once.
 
 import * as ipc from './ipc';
-import type { BenchChoice, BenchPreview, BenchProgress, BenchReport, RunResult, TaskSuiteSummary, TaskSuiteView } from './ipc';
+import type { BenchChoice, BenchPreview, BenchProgress, BenchReport, Client, RunResult, TaskAgent, TaskSuiteSummary, TaskSuiteView } from './ipc';
 import { armSpecs, type ArmChoice } from './bench';
 import { Latest } from './latest';
 
@@ -14,6 +14,7 @@ const RECENT_RUNS = 6;
 
 /** What the window needs of the app, so tests can stand in for it. */
 export interface BenchIpc {
+  benchAgents: typeof ipc.benchAgents;
   benchSuites: typeof ipc.benchSuites;
   benchSuite: typeof ipc.benchSuite;
   benchPreview: typeof ipc.benchPreview;
@@ -30,8 +31,15 @@ export class Benchmark {
 
   arms = $state<ArmChoice>({ with: true, without: true, baseline: '' });
   runs = $state(3);
+  /** The agent CLIs Hone knows, and why each cannot run here, if it cannot. */
+  agents = $state.raw<TaskAgent[]>([]);
+  agent = $state<Client>('claude-code');
   model = $state('');
   scripted = $state(false);
+  /** The Anthropic model that judges `llm` graders; empty: they do not apply. */
+  judge = $state('');
+  /** The most the runs may cost, in US dollars; `null`: no ceiling. */
+  maxCost = $state<number | null>(null);
 
   /** The preview awaiting the author's confirmation. */
   preview = $state.raw<BenchPreview | null>(null);
@@ -51,13 +59,28 @@ export class Benchmark {
   }
 
   get choice(): BenchChoice {
-    return { arms: armSpecs(this.arms), runs: this.runs, agent: 'claude-code', model: this.model.trim() || null, scripted: this.scripted };
+    return {
+      arms: armSpecs(this.arms),
+      runs: this.runs,
+      agent: this.agent,
+      model: this.model.trim() || null,
+      scripted: this.scripted,
+      judge: this.judge.trim() || null,
+      max_cost_usd: this.maxCost !== null && Number.isFinite(this.maxCost) && this.maxCost >= 0 ? this.maxCost : null,
+    };
+  }
+
+  /** Why the chosen agent cannot run in the chosen mode, if it cannot. */
+  get agentProblem(): string | null {
+    const agent = this.agents.find((a) => a.client === this.agent);
+    if (!agent) return null;
+    return this.scripted ? agent.scripted_problem : agent.live_problem;
   }
 
   /** Lists the library's suites and keeps the chosen one if it is still there. */
   async refresh(): Promise<void> {
     try {
-      this.suites = await this.app.benchSuites();
+      [this.suites, this.agents] = await Promise.all([this.app.benchSuites(), this.app.benchAgents()]);
       this.error = null;
     } catch (e) {
       this.suites = [];

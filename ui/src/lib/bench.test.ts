@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ArmSummary, BenchPreview, BenchReport, Lift, RunResult, TaskSuiteView } from './ipc';
+import type { ArmSummary, BenchChoice, BenchPreview, BenchReport, Lift, RunResult, TaskSuiteView } from './ipc';
 import { CommandFailure } from './ipc';
 import { armSpecs, compareReports, costText, liftChart, notLoadedNotes, sideBySide, signed, verdictText } from './bench';
 import { Benchmark, type BenchIpc } from './bench.svelte';
@@ -81,6 +81,8 @@ describe('the report in words', () => {
       agent: 'Claude Code 2',
       destination: '',
       isolation: null,
+      judge: null,
+      over_ceiling: null,
     };
     expect(costText(preview)).toBe('8 runs (2 cases × 2 arms × runs), 2 from the cache: about 12,000 input and 800 output tokens for the 6 to make, $0.00 on claude-opus-5-5');
     expect(costText({ ...preview, cost: { ...preview.cost, usd: null, cached: 0 } })).toContain('an unknown amount (no price for claude-opus-5-5)');
@@ -141,6 +143,10 @@ describe('Benchmark', () => {
 
   function fake(overrides: Partial<BenchIpc> = {}): BenchIpc {
     return {
+      benchAgents: async () => [
+        { client: 'claude-code', name: 'Claude Code', version: '2.1.328', live_problem: null, scripted_problem: null },
+        { client: 'codex', name: 'Codex CLI', version: '0.171.0', live_problem: 'Codex CLI runs only with --scripted for now', scripted_problem: null },
+      ],
       benchSuites: async () => [{ path: '/lib/evals/tasks/a.yaml', label: 'evals/tasks/a.yaml', name: 'a', cases: 0, error: null, editable: true }],
       benchSuite: async (path) => view(path),
       benchPreview: async () => {
@@ -164,7 +170,7 @@ describe('Benchmark', () => {
   });
 
   it('shows the progress of a run, newest outcome first, and keeps its report', async () => {
-    const bench = new Benchmark(fake({ benchPreview: async () => ({ cost: { runs: 2, cached: 0, input_tokens: 0, output_tokens: 0, usd: 0, model: 'm', basis: '' }, cases: 1, arms: ['with', 'without'], skill: 'greet', agent: 'Claude Code', destination: '', isolation: null }) }));
+    const bench = new Benchmark(fake({ benchPreview: async () => ({ cost: { runs: 2, cached: 0, input_tokens: 0, output_tokens: 0, usd: 0, model: 'm', basis: '' }, cases: 1, arms: ['with', 'without'], skill: 'greet', agent: 'Claude Code', destination: '', isolation: null, judge: null, over_ceiling: null }) }));
     await bench.refresh();
     await bench.ask();
     expect(bench.preview?.cost.runs).toBe(2);
@@ -174,6 +180,31 @@ describe('Benchmark', () => {
     expect(bench.progress).toEqual({ done: 2, total: 2 });
     await bench.run();
     expect([bench.running, bench.preview, bench.report?.lift?.mean]).toEqual([false, null, 1]);
+  });
+
+  it('sends the chosen agent, judge and ceiling, and says why an agent cannot run', async () => {
+    const choices: BenchChoice[] = [];
+    const bench = new Benchmark(
+      fake({
+        benchPreview: async (_path, choice) => {
+          choices.push(choice);
+          throw new Error('unused');
+        },
+      }),
+    );
+    await bench.refresh();
+    bench.agent = 'codex';
+    expect(bench.agentProblem).toContain('only with --scripted');
+    bench.scripted = true;
+    expect(bench.agentProblem).toBeNull();
+    bench.judge = ' claude-haiku-4-5 ';
+    bench.maxCost = 2.5;
+    await bench.ask();
+    expect(choices[0]).toMatchObject({ agent: 'codex', scripted: true, judge: 'claude-haiku-4-5', max_cost_usd: 2.5 });
+    bench.judge = '';
+    bench.maxCost = null;
+    await bench.ask();
+    expect(choices[1]).toMatchObject({ judge: null, max_cost_usd: null });
   });
 
   it('sends the stamp it read when adding a case, and reports a file changed since', async () => {

@@ -203,6 +203,8 @@ export const commands = {
 	 *  report then holds the runs that finished.
 	 */
 	benchRun: (path: string, choice: BenchChoice) => typedError<BenchReport, CommandError>(__TAURI_INVOKE("bench_run", { path, choice })),
+	/**  The agent CLIs a benchmark can run here, and why each cannot, if it cannot. */
+	benchAgents: () => typedError<TaskAgent[], CommandError>(__TAURI_INVOKE("bench_agents")),
 	/**  Stops the benchmark in progress, if any, between runs. */
 	benchCancel: () => __TAURI_INVOKE<boolean>("bench_cancel"),
 	/**
@@ -440,6 +442,13 @@ export type BenchChoice = {
 	agent: Client,
 	model: string | null,
 	scripted: boolean,
+	/**  The Anthropic model that judges `llm` graders; without one they do not apply. */
+	judge: string | null,
+	/**
+	 *  The most the runs may cost, in US dollars: a run estimated above it
+	 *  is refused, and no run starts once this much was spent.
+	 */
+	max_cost_usd: number | null,
 };
 
 /**  What a benchmark will do and cost, and what leaves the machine. */
@@ -454,6 +463,10 @@ export type BenchPreview = {
 	destination: string,
 	/**  How a scripted run is kept off the network, in words. */
 	isolation: string | null,
+	/**  Where the judge sends the agent's work, in words, when there is one. */
+	judge: string | null,
+	/**  Why the benchmark must not start under the chosen cost ceiling. */
+	over_ceiling: string | null,
 };
 
 /**  Where a benchmark is: runs done of runs planned. */
@@ -2410,6 +2423,20 @@ export type Target =
 "copilot" | 
 /**  Every rule. */
 "all";
+
+/**
+ *  An agent CLI as a benchmark can use it: its installed version, and why
+ *  it cannot run live or scripted tasks, if it cannot.
+ */
+export type TaskAgent = {
+	client: Client,
+	/**  Its display name (`Claude Code`). */
+	name: string,
+	/**  `None` when it is not installed where Hone looks. */
+	version: string | null,
+	live_problem: string | null,
+	scripted_problem: string | null,
+};
 
 /**  One task. */
 export type TaskCase = {

@@ -176,6 +176,8 @@ export const benchSuite = throwing(commands.benchSuite);
 export const benchPreview = throwing(commands.benchPreview);
 /** Runs a benchmark; each finished run arrives as a `bench_progress` event. */
 export const benchRun = throwing(commands.benchRun);
+/** The agent CLIs a benchmark can run here, and why each cannot, if it cannot. */
+export const benchAgents = throwing(commands.benchAgents);
 export const benchCancel = commands.benchCancel;
 /** Keeps the suite's last report in evals/bench-runs/ to compare later runs with. */
 export const benchKeep = throwing(commands.benchKeep);

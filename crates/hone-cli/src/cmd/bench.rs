@@ -211,12 +211,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         prices: &prices,
         cancel: super::agent::cancel_on_ctrl_c(),
     };
-    let default_model = match args.agent {
-        AgentName::Cli(Client::Codex) => hone_core::clients::codex::DEFAULT_MODEL,
-        AgentName::Cli(Client::Gemini) => hone_core::clients::gemini::DEFAULT_MODEL,
-        _ => run::DEFAULT_CLAUDE_MODEL,
-    };
-    let preview = run::preview(&suite, &arms, &options, default_model);
+    let preview = run::preview(
+        &suite,
+        &arms,
+        &options,
+        run::default_model(options.agent.client()),
+    );
     let usd = preview.usd.map_or_else(
         || "unknown (no price for this model: --prices)".to_string(),
         |u| format!("${u:.2}"),
@@ -251,22 +251,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for note in &suite.notes {
         eprintln!("bench: note: {note}");
     }
-    if let Some(max) = args.max_cost {
-        match preview.usd {
-            Some(usd) if usd > max => {
-                eprintln!(
-                    "bench: the estimate ${usd:.2} is over --max-cost ${max:.2}; nothing was run"
-                );
-                return Ok(ExitCode::from(2));
-            }
-            None if !args.scripted => {
-                anyhow::bail!(
-                    "--max-cost needs a price for {}: give --model with a known price, or --prices",
-                    preview.model
-                );
-            }
-            _ => {}
-        }
+    if let Some(why) = run::over_ceiling(&preview, args.max_cost, args.scripted) {
+        eprintln!("bench: {why} (--max-cost); nothing was run");
+        return Ok(ExitCode::from(2));
     }
     if args.preview {
         return Ok(ExitCode::SUCCESS);

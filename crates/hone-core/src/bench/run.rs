@@ -277,7 +277,8 @@ impl Agent<'_> {
         }
     }
 
-    fn client(&self) -> Option<Client> {
+    /// The agent CLI; `None` for a model API.
+    pub fn client(&self) -> Option<Client> {
         match self {
             Agent::Cli(installed) => Some(installed.client),
             Agent::Api(_) => None,
@@ -777,6 +778,72 @@ pub fn unsupported(client: Client, scripted: bool) -> Option<String> {
         (scripted && !script::supports(client))
             .then(|| format!("{} cannot be scripted", client.display_name()))
     })
+}
+
+/// An agent CLI as a benchmark can use it: its installed version, and why
+/// it cannot run live or scripted tasks, if it cannot.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct TaskAgent {
+    pub client: Client,
+    /// Its display name (`Claude Code`).
+    pub name: String,
+    /// `None` when it is not installed where Hone looks.
+    pub version: Option<String>,
+    pub live_problem: Option<String>,
+    pub scripted_problem: Option<String>,
+}
+
+/// Every agent CLI Hone knows, as a benchmark can use it here.
+pub fn task_agents(env: &crate::clients::Environment) -> Vec<TaskAgent> {
+    Client::ALL
+        .into_iter()
+        .map(|client| {
+            let version = capture::find_installed(client, env).map(|i| i.version);
+            let not_installed = || {
+                version.is_none().then(|| {
+                    format!(
+                        "{} is not installed where Hone looks ({}); run scripts/install-clients.sh",
+                        client.display_name(),
+                        capture::clients_dir(env).display()
+                    )
+                })
+            };
+            TaskAgent {
+                client,
+                name: client.display_name().to_string(),
+                live_problem: unsupported(client, false).or_else(not_installed),
+                scripted_problem: unsupported(client, true).or_else(not_installed),
+                version,
+            }
+        })
+        .collect()
+}
+
+/// The model an agent uses when none is named, for the cost preview.
+pub fn default_model(client: Option<Client>) -> &'static str {
+    match client {
+        Some(Client::Codex) => crate::clients::codex::DEFAULT_MODEL,
+        Some(Client::Gemini) => crate::clients::gemini::DEFAULT_MODEL,
+        _ => DEFAULT_CLAUDE_MODEL,
+    }
+}
+
+/// Why a benchmark estimated at `preview` must not start under a ceiling
+/// of `max_usd`: the estimate is over it, or a live run's price is unknown
+/// (a scripted run is free).
+pub fn over_ceiling(preview: &CostPreview, max_usd: Option<f64>, scripted: bool) -> Option<String> {
+    let max = max_usd?;
+    match preview.usd {
+        Some(usd) if usd > max => Some(format!(
+            "the estimate ${usd:.2} is over the ceiling of ${max:.2}"
+        )),
+        None if !scripted => Some(format!(
+            "a cost ceiling needs a price for {}: name a model with a known price, or give a price file",
+            preview.model
+        )),
+        _ => None,
+    }
 }
 
 /// What the runs are expected to use and cost, before any is made.
