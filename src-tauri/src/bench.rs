@@ -402,6 +402,10 @@ pub async fn bench_run(
         if let Some(why) = prepared.preview(&choice).over_ceiling {
             return Err(CommandError::invalid(format!("{why}; nothing was run")));
         }
+        let agent = Agent::Cli(prepared.installed.clone());
+        if let Some(why) = run::cannot_start(&agent, choice.scripted) {
+            return Err(CommandError::unavailable(why));
+        }
         let bench_state = app.state::<BenchState>();
         let cancel = {
             let mut running = lock(&bench_state.running);

@@ -304,18 +304,6 @@ fn codex_runs_both_arms_through_its_own_shell() {
     let run = &report["runs"][0];
     assert_eq!(run["transcript"]["skills_loaded"][0], "greet", "{run}");
     assert_eq!(run["transcript"]["final_reply"], "Done: wrote hello.txt");
-
-    // A live Codex run is refused with the reason.
-    let output = Command::cargo_bin("hone")
-        .unwrap()
-        .arg("bench")
-        .arg(lib.join("greet"))
-        .arg(&suite)
-        .args(["--agent", "codex", "--preview"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("only with --scripted"));
 }
 
 /// A loopback Messages API playing a model that loads the skill when it is
@@ -472,4 +460,97 @@ fn gemini_runs_both_arms_with_its_own_tools() {
     let run = &report["runs"][0];
     assert_eq!(run["transcript"]["skills_loaded"][0], "greet", "{run}");
     assert_eq!(run["transcript"]["final_reply"], "Done: wrote hello.txt");
+}
+
+/// A live run (no `--scripted`) of an agent CLI whose scratch home holds no
+/// login: refused before any run without the credential variable, and with
+/// it, run against the provider the user's base-URL variable names. Here
+/// that provider is the scripted stand-in on loopback, so the live path
+/// (the user's key passed on, the client's own provider settings) is what
+/// runs, with no model.
+fn runs_live_with_the_users_key(
+    client: Client,
+    suite_text: &str,
+    key_var: &str,
+    base_var: &str,
+    base_path: &str,
+) {
+    use hone_core::clients::script::Script;
+    use hone_core::clients::standin::StandIn;
+
+    require(client);
+    let tmp = library();
+    let lib = tmp.path().join("lib");
+    let suite = tmp.path().join("suite.yaml");
+    fs::write(&suite, suite_text).unwrap();
+    let bench = |vars: &[(&str, &str)]| {
+        let mut command = Command::cargo_bin("hone").unwrap();
+        command
+            .arg("bench")
+            .arg(lib.join("greet"))
+            .arg(&suite)
+            .args(["--agent", client.as_str(), "--runs", "1", "--jobs", "1"])
+            .args(["--no-cache", "--format", "json"])
+            .env_remove(key_var)
+            .env_remove(base_var);
+        for (name, value) in vars {
+            command.env(name, value);
+        }
+        command.output().unwrap()
+    };
+
+    let output = bench(&[]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("signs in with {key_var}")),
+        "{stderr}"
+    );
+
+    let steps = hone_core::bench::TaskSuite::load(&suite).unwrap().cases[0]
+        .script
+        .clone();
+    let script = Script {
+        steps,
+        workspace: tmp.path().to_path_buf(),
+    };
+    let standin = StandIn::start_with(Some((client, script))).unwrap();
+    let base = format!("http://127.0.0.1:{}{base_path}", standin.port);
+    let output = bench(&[(key_var, "sk-hone-live-test"), (base_var, &base)]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("go to"),
+        "a live run says where the work goes: {stderr}"
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["scripted"], false, "{report}");
+    assert_eq!(arm(&report, "with")["passed"], 1, "{report}");
+    assert_eq!(arm(&report, "without")["passed"], 0, "{report}");
+    assert!(
+        !standin.recorded().is_empty(),
+        "the client reached the provider it was given"
+    );
+}
+
+#[test]
+fn codex_runs_live_with_the_users_key() {
+    runs_live_with_the_users_key(
+        Client::Codex,
+        CODEX_SUITE,
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "/v1",
+    );
+}
+
+#[test]
+fn gemini_runs_live_with_the_users_key() {
+    runs_live_with_the_users_key(
+        Client::Gemini,
+        GEMINI_SUITE,
+        "GEMINI_API_KEY",
+        "GOOGLE_GEMINI_BASE_URL",
+        "",
+    );
 }

@@ -258,6 +258,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.preview {
         return Ok(ExitCode::SUCCESS);
     }
+    if let Some(why) = run::cannot_start(&options.agent, args.scripted) {
+        anyhow::bail!(why);
+    }
     let bar: OnceLock<ProgressBar> = OnceLock::new();
     let progress = |p: &Progress| {
         if args.format != Format::Text {

@@ -763,12 +763,7 @@ fn changed_files(workspace: &Path, before: &grade::Snapshot) -> Vec<(String, Str
 /// Why `client` cannot run a benchmark in this mode, if it cannot.
 pub fn unsupported(client: Client, scripted: bool) -> Option<String> {
     match client {
-        Client::ClaudeCode => None,
-        Client::Codex | Client::Gemini if scripted => None,
-        Client::Codex | Client::Gemini => Some(format!(
-            "{} runs only with --scripted for now: a live run needs its login in the scratch home, which Hone does not copy yet",
-            client.display_name()
-        )),
+        Client::ClaudeCode | Client::Codex | Client::Gemini => None,
         _ => Some(format!(
             "{} cannot run task evals yet: Hone reads the transcripts of Claude Code, Codex and Gemini CLI only",
             client.display_name()
@@ -778,6 +773,15 @@ pub fn unsupported(client: Client, scripted: bool) -> Option<String> {
         (scripted && !script::supports(client))
             .then(|| format!("{} cannot be scripted", client.display_name()))
     })
+}
+
+/// Why the runs cannot start although they could be previewed: a live
+/// agent CLI with no credential to sign in with.
+pub fn cannot_start(agent: &Agent, scripted: bool) -> Option<String> {
+    match agent {
+        Agent::Cli(installed) if !scripted => capture::live_credentials_missing(installed.client),
+        _ => None,
+    }
 }
 
 /// An agent CLI as a benchmark can use it: its installed version, and why

@@ -127,19 +127,44 @@ impl Plan {
 }
 
 /// The variables a live run passes on from this process: the client's
-/// provider keys and login, and nothing else of the user's environment.
-pub fn live_key_vars(client: Client) -> &'static [&'static str] {
+/// provider credentials ([`live_credential_vars`]) and the provider address
+/// a user may have set, and nothing else of the user's environment.
+pub fn live_key_vars(client: Client) -> impl Iterator<Item = &'static str> {
+    let endpoint: &[&str] = match client {
+        Client::ClaudeCode => &["ANTHROPIC_BASE_URL"],
+        Client::Codex => &["OPENAI_BASE_URL"],
+        Client::Gemini => &["GOOGLE_GEMINI_BASE_URL"],
+        Client::Opencode | Client::Copilot => &[],
+    };
+    live_credential_vars(client).iter().chain(endpoint).copied()
+}
+
+/// The variables that can hold the key or token a live run signs in with.
+/// The scratch `$HOME` holds no login of the user's, so one must be set.
+pub fn live_credential_vars(client: Client) -> &'static [&'static str] {
     match client {
-        Client::ClaudeCode => &[
-            "ANTHROPIC_API_KEY",
-            "CLAUDE_CODE_OAUTH_TOKEN",
-            "ANTHROPIC_BASE_URL",
-        ],
-        Client::Codex => &["OPENAI_API_KEY", "OPENAI_BASE_URL"],
+        Client::ClaudeCode => &["ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"],
+        Client::Codex => &["OPENAI_API_KEY"],
         Client::Gemini => &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
         Client::Opencode => &["ANTHROPIC_API_KEY", "OPENAI_API_KEY"],
         Client::Copilot => &["COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"],
     }
+}
+
+/// Why a live run of `client` cannot sign in: none of its credential
+/// variables is set in this process.
+pub fn live_credentials_missing(client: Client) -> Option<String> {
+    let names = live_credential_vars(client);
+    let set = names
+        .iter()
+        .any(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()));
+    (!set).then(|| {
+        format!(
+            "a live {} run signs in with {}, which is not set: the agent runs with a scratch home that holds none of your logins, and Hone passes it that variable and nothing else of yours",
+            client.display_name(),
+            names.join(" or ")
+        )
+    })
 }
 
 /// What a run saw.
@@ -496,8 +521,19 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> std::io::Result<Invocat
             let codex_home = plan.home.join(".codex");
             std::fs::create_dir_all(&codex_home)?;
             let model = plan.model.as_deref().unwrap_or(super::codex::DEFAULT_MODEL);
+            // Live: OpenAI's API (or the user's OPENAI_BASE_URL, which Codex
+            // itself ignores) with the user's key; else the stand-in.
+            let (base_url, key_var) = if live {
+                let base_url = std::env::var("OPENAI_BASE_URL")
+                    .ok()
+                    .filter(|url| !url.trim().is_empty())
+                    .unwrap_or_else(|| crate::agent::providers::OPENAI_BASE_URL.to_string());
+                (base_url, "OPENAI_API_KEY")
+            } else {
+                (format!("{base}/v1"), "HONE_LOOPBACK_KEY")
+            };
             let config = format!(
-                "model_provider = \"hone\"\nmodel = \"{model}\"\n[model_providers.hone]\nname = \"hone\"\nbase_url = \"{base}/v1\"\nwire_api = \"responses\"\nenv_key = \"HONE_LOOPBACK_KEY\"\n[analytics]\nenabled = false\n"
+                "model_provider = \"hone\"\nmodel = \"{model}\"\n[model_providers.hone]\nname = \"hone\"\nbase_url = \"{base_url}\"\nwire_api = \"responses\"\nenv_key = \"{key_var}\"\n[analytics]\nenabled = false\n"
             );
             write_if_absent(&codex_home.join("config.toml"), &config)?;
             args.extend(["exec", "--skip-git-repo-check"].map(String::from));
@@ -507,7 +543,9 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> std::io::Result<Invocat
             }
             args.push(prompt.to_string());
             var("CODEX_HOME", &codex_home.display().to_string());
-            var("HONE_LOOPBACK_KEY", "sk-hone-loopback");
+            if !live {
+                var("HONE_LOOPBACK_KEY", "sk-hone-loopback");
+            }
         }
         Client::Gemini => {
             let settings = r#"{"security":{"auth":{"selectedType":"gemini-api-key"},"folderTrust":{"enabled":false}},"general":{"enableAutoUpdate":false,"enableAutoUpdateNotification":false,"disableAutoUpdate":true,"disableUpdateNag":true},"telemetry":{"enabled":false},"privacy":{"usageStatisticsEnabled":false},"ui":{"hideTips":true}}"#;
@@ -532,8 +570,10 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> std::io::Result<Invocat
             if let Some(model) = &plan.model {
                 args.extend(["-m".to_string(), model.clone()]);
             }
-            var("GEMINI_API_KEY", "hone-loopback");
-            var("GOOGLE_GEMINI_BASE_URL", base);
+            if !live {
+                var("GEMINI_API_KEY", "hone-loopback");
+                var("GOOGLE_GEMINI_BASE_URL", base);
+            }
             var("GEMINI_CLI_TRUST_WORKSPACE", "true");
         }
         Client::Opencode => {
