@@ -150,6 +150,7 @@ impl AppState {
             library: session.view(),
             recent: lock(&self.preferences.settings).recent.clone(),
             tokenizers: engine::tokenizers(),
+            welcome: std::env::var_os("HONE_NO_FIRST_RUN").is_none(),
         }
     }
 }

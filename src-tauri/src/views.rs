@@ -24,6 +24,10 @@ pub struct Startup {
     pub library: LibraryView,
     pub recent: Vec<String>,
     pub tokenizers: Vec<String>,
+    /// Whether a first start may greet the author (what to try first);
+    /// `HONE_NO_FIRST_RUN` turns it off for automation, as browsers'
+    /// `--no-first-run` does.
+    pub welcome: bool,
 }
 
 /// Which root a skill comes from: the opened library, or the optional

@@ -196,6 +196,16 @@ impl Harness {
     /// Like [`Harness::start_or_skip`], but opens `library` as it is (it is
     /// only read) instead of a scratch copy of the bundled one.
     pub fn start_with(library: Option<&Path>, painting: Painting) -> Option<Harness> {
+        Harness::start(library, painting, false)
+    }
+
+    /// Like [`Harness::start_or_skip`], but as a first start: the app may
+    /// greet (every other story starts it with `HONE_NO_FIRST_RUN`).
+    pub fn start_first_run() -> Option<Harness> {
+        Harness::start(None, Painting::Composited, true)
+    }
+
+    fn start(library: Option<&Path>, painting: Painting, first_run: bool) -> Option<Harness> {
         let required = std::env::var("HONE_E2E").map_or(true, |v| v != "0");
         let tools: Vec<_> = ["tauri-driver", "WebKitWebDriver", "Xvfb"]
             .into_iter()
@@ -246,6 +256,9 @@ impl Harness {
         let mut driver = Command::new(tool("tauri-driver"));
         if let Painting::Plain = painting {
             driver.env("WEBKIT_DISABLE_COMPOSITING_MODE", "1");
+        }
+        if !first_run {
+            driver.env("HONE_NO_FIRST_RUN", "1");
         }
         let driver = driver
             .args(["--port", &driver_port.to_string()])

@@ -20,12 +20,12 @@ fn the_keyboard_only_story() {
     harness.block_on(story(&harness));
 }
 
-fn key(k: Key) -> String {
+pub(crate) fn key(k: Key) -> String {
     String::from(char::from(k))
 }
 
 /// `keys` typed with `modifiers` held (WebDriver toggles a modifier each time it is sent).
-fn chord(modifiers: &[Key], keys: &str) -> String {
+pub(crate) fn chord(modifiers: &[Key], keys: &str) -> String {
     let held: String = modifiers.iter().map(|m| key(*m)).collect();
     format!("{held}{keys}{held}")
 }

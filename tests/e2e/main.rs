@@ -28,6 +28,7 @@ mod listing;
 mod measure;
 mod serving;
 mod tuning;
+mod welcome;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

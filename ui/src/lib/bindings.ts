@@ -2349,6 +2349,12 @@ export type Startup = {
 	library: LibraryView,
 	recent: string[],
 	tokenizers: string[],
+	/**
+	 *  Whether a first start may greet the author (what to try first);
+	 *  `HONE_NO_FIRST_RUN` turns it off for automation, as browsers'
+	 *  `--no-first-run` does.
+	 */
+	welcome: boolean,
 };
 
 /**  One placeholder and what it becomes. */

@@ -1,6 +1,7 @@
 // Which dialog is open. One at a time: the skill-folder questions (new,
 // rename, delete), the unsaved-changes question, the conflict's side by side
-// view, the pack and install dialogs, the serve panel and the command palette.
+// view, the pack and install dialogs, the serve panel, the command palette
+// and the first start's welcome.
 
 import type { SkillSummary } from './ipc';
 
@@ -14,7 +15,8 @@ export type Question =
   | { kind: 'import' }
   | { kind: 'install' }
   | { kind: 'serve' }
-  | { kind: 'palette' };
+  | { kind: 'palette' }
+  | { kind: 'welcome' };
 
 export class Dialogs {
   open = $state<Question | null>(null);

@@ -9,6 +9,7 @@ import type { SkillEditor } from './editor';
 import { Coalesced } from './coalesce';
 import { FORM_TYPING } from './history';
 import { stillShown, supersedes } from './readings';
+import { firstStart } from './welcome';
 import type { Dialogs } from './dialogs.svelte';
 import type { Suites } from './suites.svelte';
 import { Timings, afterPaint } from './timings.svelte';
@@ -126,6 +127,7 @@ export class Session {
       await this.suites.refresh();
       if (!stillShown(s.library, this.library)) return;
       if (s.library.skills.length) await this.openSkill(s.library.skills[0]);
+      if (s.welcome && !this.dialogs.open && firstStart()) this.dialogs.show({ kind: 'welcome' });
     } catch (e) {
       this.message = String(e);
     } finally {
