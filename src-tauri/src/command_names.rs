@@ -24,6 +24,7 @@ pub const COMMANDS: &[&str] = &[
     "set_dirty",
     "close_window",
     "ranker_status",
+    "embedding_cancel",
     "rank_query",
     "set_competing_builtins",
     "list_suites",

@@ -162,6 +162,7 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             window::set_dirty,
             window::close_window,
             panel::ranker_status,
+            panel::embedding_cancel,
             panel::rank_query,
             panel::set_competing_builtins,
             panel::list_suites,

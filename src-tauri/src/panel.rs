@@ -5,8 +5,10 @@
 //! which keeps a suite file's comments and layout (`hone_core::eval::edit`).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use hone_core::agent::Cancel;
 use hone_core::embed::resolve_model_dir;
 use hone_core::eval::suite::{SUITES_DIR, library_suites, suite_label};
 use hone_core::eval::{Identities, Suite, edit};
@@ -304,15 +306,37 @@ pub(crate) fn ensure_ranker(app: &AppHandle, kind: RankerKind) -> CommandResult<
         return Ok(());
     }
     let docs = lock(&state.ranking.routing).snapshot(&state.session());
-    let ranker = routing::build(kind, docs.clone(), &mut |p| {
-        state.send(AppEvent::Progress(Progress {
-            task: "embedding",
-            done: p.done as u64,
-            total: p.total as u64,
-        }))
-    })?;
-    lock(&state.ranking.routing).insert(ranker, docs);
+    let cancel = Cancel::new();
+    *lock(&state.ranking.embedding) = Some(cancel.clone());
+    let built = routing::build(
+        kind,
+        docs.clone(),
+        &mut |p| {
+            state.send(AppEvent::Progress(Progress {
+                task: "embedding",
+                done: p.done as u64,
+                total: p.total as u64,
+            }))
+        },
+        Some(Arc::new(move || cancel.is_cancelled())),
+    );
+    *lock(&state.ranking.embedding) = None;
+    lock(&state.ranking.routing).insert(built?, docs);
     Ok(())
+}
+
+/// Stops the library's embedding in progress, if one is; what was embedded
+/// is cached, so the next ranking goes on from there.
+#[specta::specta]
+#[tauri::command(rename_all = "snake_case")]
+pub fn embedding_cancel(app: AppHandle) -> bool {
+    match lock(&app.state::<AppState>().ranking.embedding).as_ref() {
+        Some(cancel) => {
+            cancel.cancel();
+            true
+        }
+        None => false,
+    }
 }
 
 /// The open skill's routing metadata as typed, for a skill of the library.

@@ -236,8 +236,9 @@ pub fn build(
     kind: RankerKind,
     docs: Vec<RoutingDoc>,
     progress: &mut dyn FnMut(EmbedProgress),
+    stop: Option<hone_core::embed::Stop>,
 ) -> Result<Box<dyn Ranker>, String> {
-    rank::build(kind, docs, None, progress).map_err(|e| match e {
+    rank::build_stopping(kind, docs, None, progress, stop).map_err(|e| match e {
         rank::RankError::Model(message) => message,
         other => other.to_string(),
     })
@@ -289,7 +290,7 @@ mod tests {
     fn routing(session: &Arc<Session>) -> Routing {
         let mut routing = Routing::default();
         let docs = routing.snapshot(session);
-        let ranker = build(RankerKind::Bm25, docs.clone(), &mut |_| {}).unwrap();
+        let ranker = build(RankerKind::Bm25, docs.clone(), &mut |_| {}, None).unwrap();
         routing.insert(ranker, docs);
         routing
     }

@@ -82,6 +82,8 @@ pub(crate) struct Ranking {
     pub routing: Mutex<Routing>,
     /// Held while a ranker is built, so two requests never build the same one.
     pub build: Mutex<()>,
+    /// The Cancel of the library's embedding in progress, if one is.
+    pub embedding: Mutex<Option<hone_core::agent::Cancel>>,
 }
 
 impl AppState {

@@ -25,6 +25,7 @@ mod integrity;
 mod keyboard;
 mod layout;
 mod listing;
+mod long_tasks;
 mod measure;
 mod serving;
 mod tuning;

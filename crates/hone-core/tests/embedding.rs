@@ -503,3 +503,59 @@ fn rankers_over_a_file_cache_keep_the_vectors_on_disk_and_rank_the_same() {
         "a request reads what it needs and keeps none of it"
     );
 }
+
+/// A stop asked for mid-run gives up between slices with how far it came;
+/// what was embedded is in the cache file, so the next run embeds the rest.
+#[test]
+fn a_stopped_embedding_keeps_what_it_did_and_the_next_run_goes_on() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    let model = model();
+    let tmp = tempfile::tempdir().unwrap();
+    let cache_path = tmp.path().join("cache.bin");
+    let open = || {
+        let cache = EmbeddingCache::open(&cache_path, model.id(), model.dim(), 1 << 30);
+        let model = EmbeddingModel::load(&model_dir()).expect("the installed model loads");
+        Embedder::with_cache(model, cache)
+    };
+    let texts: Vec<(String, Vec<std::ops::Range<usize>>)> = (0..300)
+        .map(|i| (format!("skill number {i} converts files"), Vec::new()))
+        .collect();
+    // Stops at its second ask: after the first slice.
+    let asks = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&asks);
+    let stopping = open().stopping_when(Arc::new(move || {
+        counted.fetch_add(1, Ordering::SeqCst) >= 1
+    }));
+    let mut last = None;
+    let error = stopping
+        .embed_segmented(&texts, &mut |p| last = Some(p))
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            hone_core::embed::EmbedError::Stopped {
+                done: 256,
+                total: 300
+            }
+        ),
+        "{error}"
+    );
+    assert_eq!(last.map(|p| (p.done, p.total)), Some((256, 300)));
+    assert!(
+        error
+            .to_string()
+            .contains("the next run goes on from there")
+    );
+
+    let mut totals = Vec::new();
+    let all = open()
+        .embed_segmented(&texts, &mut |p| totals.push(p.total))
+        .unwrap();
+    assert_eq!(all.len(), 300);
+    assert_eq!(
+        totals.last(),
+        Some(&44),
+        "only the texts the stopped run left are embedded"
+    );
+}

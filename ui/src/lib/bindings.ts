@@ -51,6 +51,11 @@ export const commands = {
 	 *  the one calibrated for it, else its own.
 	 */
 	rankerStatus: () => __TAURI_INVOKE<RankerStatus[]>("ranker_status"),
+	/**
+	 *  Stops the library's embedding in progress, if one is; what was embedded
+	 *  is cached, so the next ranking goes on from there.
+	 */
+	embeddingCancel: () => __TAURI_INVOKE<boolean>("embedding_cancel"),
 	/**  Ranks the library for `query`, with the open skill's text as typed. */
 	rankQuery: (query: string, ranker: RankerKind, top: number, open: OpenText | null) => typedError<Ranking, CommandError>(__TAURI_INVOKE("rank_query", { query, ranker, top, open })),
 	/**

@@ -179,6 +179,8 @@ export const benchRun = throwing(commands.benchRun);
 /** The agent CLIs a benchmark can run here, and why each cannot, if it cannot. */
 export const benchAgents = throwing(commands.benchAgents);
 export const benchCancel = commands.benchCancel;
+/** Stops the library's embedding in progress; what was embedded stays cached. */
+export const embeddingCancel = commands.embeddingCancel;
 /** Keeps the suite's last report in evals/bench-runs/ to compare later runs with. */
 export const benchKeep = throwing(commands.benchKeep);
 /** Appends a task case; refused with `conflict` when the file changed since `stamp`. */

@@ -55,7 +55,20 @@ pub enum EmbedError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error(
+        "embedding stopped after {done} of {total} texts; those are cached, so the next run goes on from there"
+    )]
+    Stopped { done: usize, total: usize },
 }
+
+/// Whether to give up a long embedding run, asked between slices of it
+/// (an author's Cancel).
+pub type Stop = Arc<dyn Fn() -> bool + Send + Sync>;
+
+/// Texts embedded between two asks of [`Stop`] and two writes of the
+/// cache: a few seconds of MiniLM on two cores, so a stop is prompt and
+/// what was done is kept.
+const STOP_SLICE: usize = 256;
 
 impl EmbedError {
     pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
@@ -79,6 +92,7 @@ pub struct EmbedProgress {
 pub struct Embedder {
     model: EmbeddingModel,
     cache: Mutex<EmbeddingCache>,
+    stop: Option<Stop>,
 }
 
 impl Embedder {
@@ -96,6 +110,7 @@ impl Embedder {
             None => EmbeddingCache::in_memory(model.id(), model.dim()),
         };
         Ok(Embedder {
+            stop: None,
             model,
             cache: Mutex::new(cache),
         })
@@ -112,7 +127,15 @@ impl Embedder {
         Embedder {
             model,
             cache: Mutex::new(cache),
+            stop: None,
         }
+    }
+
+    /// This embedder, giving up a run when `stop` says so (between slices
+    /// of [`STOP_SLICE`] texts, each cached as it is done).
+    pub fn stopping_when(mut self, stop: Stop) -> Self {
+        self.stop = Some(stop);
+        self
     }
 
     pub fn model(&self) -> &EmbeddingModel {
@@ -170,22 +193,40 @@ impl Embedder {
         if missing.is_empty() {
             return Ok(());
         }
-        let inputs: Vec<(&str, &[std::ops::Range<usize>])> = missing
-            .iter()
-            .map(|&i| (texts[i].0.as_str(), texts[i].1.as_slice()))
-            .collect();
-        let embedded = self.model.embed_segmented(&inputs, progress)?;
-        let mut cache = self.cache();
-        for (&i, segmented) in missing.iter().zip(embedded) {
-            let entry = Arc::new(segmented);
-            cache.insert(keys[i], Arc::clone(&entry));
-            each(i, entry);
-        }
-        // A cache that cannot be written only costs time on the next open,
-        // and keeps its entries in memory.
-        let _ = cache.flush();
-        for &i in &missing {
-            cache.release(&keys[i]);
+        let total = missing.len();
+        // Without a stop, one slice: the model batches by length over all.
+        let slice_len = if self.stop.is_some() {
+            STOP_SLICE
+        } else {
+            total
+        };
+        for (n, slice) in missing.chunks(slice_len).enumerate() {
+            let done = n * slice_len;
+            if self.stop.as_ref().is_some_and(|stop| stop()) {
+                return Err(EmbedError::Stopped { done, total });
+            }
+            let inputs: Vec<(&str, &[std::ops::Range<usize>])> = slice
+                .iter()
+                .map(|&i| (texts[i].0.as_str(), texts[i].1.as_slice()))
+                .collect();
+            let embedded = self.model.embed_segmented(&inputs, &mut |p| {
+                progress(EmbedProgress {
+                    done: done + p.done,
+                    total,
+                })
+            })?;
+            let mut cache = self.cache();
+            for (&i, segmented) in slice.iter().zip(embedded) {
+                let entry = Arc::new(segmented);
+                cache.insert(keys[i], Arc::clone(&entry));
+                each(i, entry);
+            }
+            // A cache that cannot be written only costs time on the next
+            // open, and keeps its entries in memory.
+            let _ = cache.flush();
+            for &i in slice {
+                cache.release(&keys[i]);
+            }
         }
         Ok(())
     }

@@ -503,9 +503,25 @@ pub fn build(
     model: Option<&std::path::Path>,
     progress: &mut dyn FnMut(crate::embed::EmbedProgress),
 ) -> Result<Box<dyn Ranker>, RankError> {
+    build_stopping(kind, docs, model, progress, None)
+}
+
+/// As [`build`], giving up the embedding when `stop` says so (what was
+/// embedded is cached, so the next build goes on from there).
+pub fn build_stopping(
+    kind: RankerKind,
+    docs: Vec<RoutingDoc>,
+    model: Option<&std::path::Path>,
+    progress: &mut dyn FnMut(crate::embed::EmbedProgress),
+    stop: Option<crate::embed::Stop>,
+) -> Result<Box<dyn Ranker>, RankError> {
     use std::sync::Arc;
     let embedder = || {
         crate::embed::Embedder::open_default(model)
+            .map(|embedder| match stop.clone() {
+                Some(stop) => embedder.stopping_when(stop),
+                None => embedder,
+            })
             .map(Arc::new)
             .map_err(|e| RankError::Model(e.to_string()))
     };
