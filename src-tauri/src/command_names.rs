@@ -25,6 +25,8 @@ pub const COMMANDS: &[&str] = &[
     "close_window",
     "ranker_status",
     "embedding_cancel",
+    "model_install",
+    "model_install_cancel",
     "rank_query",
     "set_competing_builtins",
     "list_suites",

@@ -17,6 +17,8 @@ pub enum AppEvent {
     Progress(Progress),
     /// A benchmark's run finished (`hone_core::bench::Progress`).
     BenchProgress(hone_core::bench::Progress),
+    /// The model installation's next step, in words.
+    ModelInstall(String),
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]

@@ -32,8 +32,8 @@ use serde::{Deserialize, Serialize};
 use tauri_specta::{ErrorHandlingMode, collect_commands};
 
 use crate::{
-    agent, baseline, bench, clients, confirm, diagnose, editor, health, installs, library, packs,
-    panel, preview, security, serving, stages, window,
+    agent, baseline, bench, clients, confirm, diagnose, editor, health, installs, library, models,
+    packs, panel, preview, security, serving, stages, window,
 };
 
 /// Why a command failed, for the window to show.
@@ -163,6 +163,8 @@ pub fn builder() -> tauri_specta::Builder<tauri::Wry> {
             window::close_window,
             panel::ranker_status,
             panel::embedding_cancel,
+            models::model_install,
+            models::model_install_cancel,
             panel::rank_query,
             panel::set_competing_builtins,
             panel::list_suites,

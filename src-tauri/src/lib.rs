@@ -21,6 +21,7 @@ mod health;
 mod installs;
 mod ipc;
 mod library;
+mod models;
 mod packs;
 mod panel;
 mod preview;
@@ -60,6 +61,7 @@ pub fn run() {
             app.manage(serving::Serving::default());
             app.manage(agent::AgentState::default());
             app.manage(bench::BenchState::default());
+            app.manage(models::ModelInstallState::default());
             app.manage(clients::CaptureState::default());
             Ok(())
         })

@@ -196,16 +196,27 @@ impl Harness {
     /// Like [`Harness::start_or_skip`], but opens `library` as it is (it is
     /// only read) instead of a scratch copy of the bundled one.
     pub fn start_with(library: Option<&Path>, painting: Painting) -> Option<Harness> {
-        Harness::start(library, painting, false)
+        Harness::start(library, painting, false, &[])
+    }
+
+    /// Like [`Harness::start_or_skip`], with `vars` set for the app (such
+    /// as a scratch `XDG_CACHE_HOME` where no model is installed).
+    pub fn start_with_vars(vars: &[(&str, &Path)]) -> Option<Harness> {
+        Harness::start(None, Painting::Composited, false, vars)
     }
 
     /// Like [`Harness::start_or_skip`], but as a first start: the app may
     /// greet (every other story starts it with `HONE_NO_FIRST_RUN`).
     pub fn start_first_run() -> Option<Harness> {
-        Harness::start(None, Painting::Composited, true)
+        Harness::start(None, Painting::Composited, true, &[])
     }
 
-    fn start(library: Option<&Path>, painting: Painting, first_run: bool) -> Option<Harness> {
+    fn start(
+        library: Option<&Path>,
+        painting: Painting,
+        first_run: bool,
+        vars: &[(&str, &Path)],
+    ) -> Option<Harness> {
         let required = std::env::var("HONE_E2E").map_or(true, |v| v != "0");
         let tools: Vec<_> = ["tauri-driver", "WebKitWebDriver", "Xvfb"]
             .into_iter()
@@ -259,6 +270,9 @@ impl Harness {
         }
         if !first_run {
             driver.env("HONE_NO_FIRST_RUN", "1");
+        }
+        for (name, value) in vars {
+            driver.env(name, value);
         }
         let driver = driver
             .args(["--port", &driver_port.to_string()])

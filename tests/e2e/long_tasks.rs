@@ -1,7 +1,8 @@
 //! Issue 45: a long operation the window starts can be stopped. The first
 //! hybrid ranking of a library embeds every skill (a minute on a large one);
 //! Cancel stops it between slices, the panel says how far it came, and the
-//! next ranking goes on from what was cached.
+//! next ranking goes on from what was cached. Where the model is missing,
+//! the window installs it, step by step, and Cancel installs nothing.
 
 use std::time::Duration;
 
@@ -53,4 +54,46 @@ fn the_first_embedding_can_be_cancelled() {
         .await;
         app.close().await;
     });
+}
+
+#[test]
+fn installing_the_model_shows_its_steps_and_can_be_cancelled() {
+    // A cache with no model in it: the hybrid ranker needs one.
+    let cache = tempfile::tempdir().unwrap();
+    let Some(harness) = Harness::start_with_vars(&[("XDG_CACHE_HOME", cache.path())]) else {
+        return;
+    };
+    harness.block_on(async {
+        let app = harness.launch().await;
+        app.show_tab("query").await;
+        app.select("[data-testid=ranker]", "hybrid").await;
+        app.wait_for_text("[data-testid=ranker-note]", "needs the embedding model")
+            .await;
+        app.click("[data-testid=model-install-button]").await;
+        app.wait_for_text_within(
+            "[data-testid=model-install-step]",
+            "with pip",
+            Duration::from_secs(60),
+        )
+        .await;
+        app.click("[data-testid=model-install-cancel]").await;
+        app.wait_for_text_within(
+            "[data-testid=model-install-outcome]",
+            "nothing was installed",
+            Duration::from_secs(60),
+        )
+        .await;
+        app.close().await;
+    });
+    let models = cache.path().join("hone/models");
+    let installed: Vec<_> = std::fs::read_dir(&models)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.file_name())
+                .filter(|name| !name.to_string_lossy().starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(installed.is_empty(), "nothing is installed: {installed:?}");
 }

