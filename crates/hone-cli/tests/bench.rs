@@ -473,3 +473,90 @@ fn gemini_runs_both_arms_with_its_own_tools() {
     assert_eq!(run["transcript"]["skills_loaded"][0], "greet", "{run}");
     assert_eq!(run["transcript"]["final_reply"], "Done: wrote hello.txt");
 }
+
+/// OpenCode loads a skill with its `skill` tool and writes with `write`;
+/// its model speaks Chat Completions to the stand-in.
+const OPENCODE_SUITE: &str = r#"
+name: greet-opencode
+skill: greet
+cases:
+  - name: greets-ada
+    prompt: "Greet Ada in hello.txt"
+    graders:
+      - {type: file_matches, name: exclaims, path: hello.txt, pattern: "Hello, Ada!"}
+      - {type: skill_loaded, arm: with-only}
+      - {type: tool_used, tool: write}
+      - {type: tool_used, tool: bash, input_match: "cat hello.txt"}
+    script:
+      - skill: greet
+      - {write: {path: hello.txt, content: "Hello, Ada!\n"}, when: loaded}
+      - {write: {path: hello.txt, content: "hello ada\n"}, when: not-loaded}
+      - run: cat hello.txt
+      - answer: "Done: wrote hello.txt"
+"#;
+
+#[test]
+fn opencode_runs_both_arms_with_its_own_tools() {
+    require(Client::Opencode);
+    let rg = std::process::Command::new("rg").arg("--version").output();
+    assert!(
+        rg.is_ok_and(|o| o.status.success()),
+        "OpenCode's skill tool needs ripgrep on PATH: run scripts/setup.sh (it installs the Debian package)"
+    );
+    let tmp = library();
+    let lib = tmp.path().join("lib");
+    let suite = tmp.path().join("opencode.yaml");
+    fs::write(&suite, OPENCODE_SUITE).unwrap();
+    let output = Command::cargo_bin("hone")
+        .unwrap()
+        .arg("bench")
+        .arg(lib.join("greet"))
+        .arg(&suite)
+        .args([
+            "--agent",
+            "opencode",
+            "--scripted",
+            "--runs",
+            "2",
+            "--no-cache",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["agent"], "opencode");
+    let with = arm(&report, "with");
+    assert_eq!(
+        (with["measured"].as_u64(), with["passed"].as_u64()),
+        (Some(2), Some(2)),
+        "{report}"
+    );
+    assert_eq!(arm(&report, "without")["passed"], 0, "{report}");
+    assert_eq!(report["lift"]["mean"].as_f64(), Some(1.0), "{report}");
+    let run = report["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["arm"] == "with")
+        .unwrap();
+    let tools: Vec<&str> = run["transcript"]["tool_calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(tools, ["skill", "write", "bash"], "{run}");
+    assert_eq!(run["transcript"]["skills_loaded"][0], "greet", "{run}");
+    assert_eq!(run["transcript"]["final_reply"], "Done: wrote hello.txt");
+    assert_eq!(run["transcript"]["finished"], true);
+    let without = report["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["arm"] == "without")
+        .unwrap();
+    assert_eq!(without["files"][0][1], "hello ada\n", "{without}");
+}

@@ -39,8 +39,9 @@ pub struct Args {
     /// The skill under test (default: the suite's `skill:`, else the library's only skill).
     #[arg(long)]
     skill: Option<String>,
-    /// The agent that runs the tasks: an agent CLI (claude-code, codex), or `anthropic`, the
-    /// Messages API with a `Skill` tool and no other (for skills whose work is the reply).
+    /// The agent that runs the tasks: an agent CLI (claude-code, codex, gemini, opencode), or
+    /// `anthropic`, the Messages API with a `Skill` tool and no other (for skills whose work is
+    /// the reply).
     #[arg(long, value_parser = parse_agent, default_value = "claude-code")]
     agent: AgentName,
     /// The API's base URL for `--agent anthropic` and `--judge` (default: Anthropic's).

@@ -763,13 +763,13 @@ fn changed_files(workspace: &Path, before: &grade::Snapshot) -> Vec<(String, Str
 pub fn unsupported(client: Client, scripted: bool) -> Option<String> {
     match client {
         Client::ClaudeCode => None,
-        Client::Codex | Client::Gemini if scripted => None,
-        Client::Codex | Client::Gemini => Some(format!(
+        Client::Codex | Client::Gemini | Client::Opencode if scripted => None,
+        Client::Codex | Client::Gemini | Client::Opencode => Some(format!(
             "{} runs only with --scripted for now: a live run needs its login in the scratch home, which Hone does not copy yet",
             client.display_name()
         )),
         _ => Some(format!(
-            "{} cannot run task evals yet: Hone reads the transcripts of Claude Code, Codex and Gemini CLI only",
+            "{} cannot run task evals yet: Hone reads the transcripts of Claude Code, Codex, Gemini CLI and OpenCode only",
             client.display_name()
         )),
     }
@@ -799,12 +799,14 @@ pub struct CostPreview {
 /// client sent to the stand-in. Claude Code 2.1.328: 50,283 characters of
 /// JSON, ~13,267 tokens by Hone's Claude estimate; Codex 0.171.0: 37,668
 /// characters, 8,487 o200k tokens; Gemini CLI 0.61.0 with its tools offered:
-/// 48,677 characters, 10,585 o200k tokens.
+/// 48,677 characters, 10,585 o200k tokens; OpenCode 1.18.33: 30,880
+/// characters, 6,919 o200k tokens.
 /// A model API agent has a one-line system prompt and one tool.
 pub fn base_tokens(client: Option<Client>) -> u64 {
     match client {
         Some(Client::Codex) => 8_500,
         Some(Client::Gemini) => 10_500,
+        Some(Client::Opencode) => 7_000,
         Some(_) => 13_000,
         None => 100,
     }
@@ -822,7 +824,10 @@ pub fn preview(
     default_model: &str,
 ) -> CostPreview {
     let client = options.agent.client();
-    let tokenizer = if matches!(client, Some(Client::Codex | Client::Gemini)) {
+    let tokenizer = if matches!(
+        client,
+        Some(Client::Codex | Client::Gemini | Client::Opencode)
+    ) {
         crate::tokens::Tokenizer::o200k()
     } else {
         crate::tokens::Tokenizer::claude()
