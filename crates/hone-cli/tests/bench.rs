@@ -318,17 +318,69 @@ fn codex_runs_both_arms_through_its_own_shell() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("only with --scripted"));
 }
 
-/// A loopback Messages API playing a model that loads the skill when it is
-/// offered, then greets as the skill says; without it, greets plainly.
-fn messages_api() -> u16 {
+/// The model the loopback APIs play: it loads the skill when it is offered,
+/// then greets as the skill says; without it, greets plainly. Each answer
+/// uses 1,000 input and 100 output tokens. `body` is a Messages or a Chat
+/// Completions request; the answer is in the same wire format.
+fn play(body: &Value) -> Value {
+    use serde_json::json;
+    let offered = body.get("tools").is_some();
+    let chat = body["messages"][0]["role"] == "system";
+    // Chat Completions carries the system prompt as its first message.
+    let turn = body["messages"].as_array().map_or(0, Vec::len) - usize::from(chat);
+    let call = offered && turn == 1;
+    let text = if body.to_string().contains("Hello, NAME!") {
+        "Hello, Ada!"
+    } else {
+        "hello ada"
+    };
+    if chat {
+        let message = if call {
+            json!({"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function",
+                "function": {"name": "Skill", "arguments": "{\"skill\":\"greet\"}"}}]})
+        } else {
+            json!({"role": "assistant", "content": text})
+        };
+        return json!({"id": "chatcmpl-1", "object": "chat.completion", "model": body["model"],
+            "choices": [{"index": 0, "message": message, "finish_reason": if call { "tool_calls" } else { "stop" }}],
+            "usage": {"prompt_tokens": 1000, "completion_tokens": 100, "total_tokens": 1100}});
+    }
+    let usage = json!({"input_tokens": 1000, "output_tokens": 100});
+    if call {
+        json!({"id": "msg_1", "type": "message", "role": "assistant", "content": [{"type": "tool_use", "id": "t1",
+            "name": "Skill", "input": {"skill": "greet"}}], "stop_reason": "tool_use", "usage": usage})
+    } else {
+        json!({"id": "msg_2", "type": "message", "role": "assistant", "content": [{"type": "text", "text": text}],
+            "stop_reason": "end_turn", "usage": usage})
+    }
+}
+
+/// One HTTP request to a loopback API.
+struct Request {
+    method: String,
+    path: String,
+    headers: String,
+    body: Vec<u8>,
+}
+
+/// Serves each connection on a thread of its own with `answer` (status,
+/// content type, body), until the test ends.
+fn serve(answer: impl Fn(Request) -> (u16, &'static str, String) + Send + Sync + 'static) -> u16 {
     use std::io::{BufRead, BufReader, Read, Write};
     let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
     let port = listener.local_addr().unwrap().port();
+    let answer = std::sync::Arc::new(answer);
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
+            let answer = answer.clone();
             std::thread::spawn(move || {
                 let mut reader = BufReader::new(stream.try_clone().unwrap());
-                let mut length = 0;
+                let mut request_line = String::new();
+                let _ = reader.read_line(&mut request_line);
+                let mut parts = request_line.split_whitespace();
+                let method = parts.next().unwrap_or_default().to_string();
+                let path = parts.next().unwrap_or_default().to_string();
+                let (mut length, mut headers) = (0, String::new());
                 loop {
                     let mut line = String::new();
                     if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
@@ -337,27 +389,20 @@ fn messages_api() -> u16 {
                     if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
                         length = v.trim().parse().unwrap_or(0);
                     }
+                    headers.push_str(&line);
                 }
                 let mut body = vec![0; length];
                 let _ = reader.read_exact(&mut body);
-                let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-                let offered = body.get("tools").is_some();
-                let turn = body["messages"].as_array().map_or(0, Vec::len);
-                let usage = serde_json::json!({"input_tokens": 1000, "output_tokens": 100});
-                let answer = if offered && turn == 1 {
-                    serde_json::json!({"content": [{"type": "tool_use", "id": "t1", "name": "Skill",
-                        "input": {"skill": "greet"}}], "stop_reason": "tool_use", "usage": usage})
-                } else {
-                    let loaded = body.to_string().contains("Hello, NAME!");
-                    let text = if loaded { "Hello, Ada!" } else { "hello ada" };
-                    serde_json::json!({"content": [{"type": "text", "text": text}],
-                        "stop_reason": "end_turn", "usage": usage})
-                };
-                let text = answer.to_string();
+                let (status, content_type, text) = answer(Request {
+                    method,
+                    path,
+                    headers,
+                    body,
+                });
                 let mut stream = stream;
                 let _ = write!(
                     stream,
-                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{text}",
+                    "HTTP/1.1 {status} X\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{text}",
                     text.len()
                 );
             });
@@ -366,52 +411,123 @@ fn messages_api() -> u16 {
     port
 }
 
-#[test]
-fn the_messages_api_as_the_agent_with_a_skill_tool() {
-    let tmp = library();
-    let lib = tmp.path().join("lib");
-    let suite = tmp.path().join("api.yaml");
-    fs::write(
-        &suite,
-        "skill: greet\ncases:\n  - name: greets\n    prompt: Greet Ada\n    graders:\n      - {type: regex, pattern: 'Hello, Ada!'}\n      - {type: skill_loaded, arm: with-only}\n",
-    )
-    .unwrap();
-    let port = messages_api();
+/// A loopback Messages and Chat Completions API playing [`play`].
+fn model_api() -> u16 {
+    serve(|request| {
+        let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+        (200, "application/json", play(&body).to_string())
+    })
+}
+
+/// The greeting suite for an API agent: only the reply and the skill's
+/// loading can be graded.
+const API_SUITE: &str = "skill: greet\ncases:\n  - name: greets\n    prompt: Greet Ada\n    graders:\n      - {type: regex, pattern: 'Hello, Ada!'}\n      - {type: skill_loaded, arm: with-only}\n";
+
+/// `hone bench` with an API agent (its key in `key_var`) at `base_url`,
+/// two runs a case and arm.
+fn bench_api(
+    tmp: &Path,
+    agent: &str,
+    key_var: &str,
+    base_url: &str,
+    extra: &[&str],
+) -> (Option<i32>, String, String) {
+    let suite = tmp.join("api.yaml");
+    fs::write(&suite, API_SUITE).unwrap();
     let output = Command::cargo_bin("hone")
         .unwrap()
         .arg("bench")
-        .arg(lib.join("greet"))
+        .arg(tmp.join("lib/greet"))
         .arg(&suite)
-        .args([
-            "--agent",
-            "anthropic",
-            "--model",
-            "claude-haiku-4-5",
-            "--runs",
-            "2",
-            "--no-cache",
-        ])
-        .args(["--format", "json", "--base-url"])
-        .arg(format!("http://127.0.0.1:{port}"))
-        .env("ANTHROPIC_API_KEY", "sk-test")
+        .args(["--agent", agent, "--runs", "2", "--format", "json"])
+        .args(["--base-url", base_url])
+        .args(extra)
+        .env(key_var, "sk-test-secret")
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
-    assert!(stderr.contains("go to Anthropic's API"), "{stderr}");
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(report["agent"], "anthropic");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// The report of an API agent's greeting suite: the lift is 1 and each arm
+/// cost two runs of two 1,000-in, 100-out turns (with) or one (without).
+fn assert_api_report(stdout: &str, agent: &str, input_price: f64, output_price: f64) -> Value {
+    let report: Value = serde_json::from_str(stdout).unwrap();
+    assert_eq!(report["agent"], agent);
     assert_eq!(arm(&report, "with")["passed"], 2, "{report}");
     assert_eq!(arm(&report, "without")["passed"], 0, "{report}");
     assert_eq!(report["lift"]["mean"].as_f64(), Some(1.0));
-    // Priced from the bundled table: Haiku 4.5 at $1 and $5 per million tokens.
     let with = arm(&report, "with");
-    let expected = 2.0 * (2000.0 * 1.0 + 200.0 * 5.0) / 1e6;
+    let expected = 2.0 * (2000.0 * input_price + 200.0 * output_price) / 1e6;
     assert!(
         (with["cost_usd"].as_f64().unwrap() - expected).abs() < 1e-9,
         "{with}"
     );
     assert!(report["lift_per_dollar"].as_f64().is_some());
+    report
+}
+
+#[test]
+fn the_messages_api_as_the_agent_with_a_skill_tool() {
+    let tmp = library();
+    let base = format!("http://127.0.0.1:{}", model_api());
+    let (code, stdout, stderr) = bench_api(
+        tmp.path(),
+        "anthropic",
+        "ANTHROPIC_API_KEY",
+        &base,
+        &["--model", "claude-haiku-4-5", "--no-cache"],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("go to Anthropic's API"), "{stderr}");
+    // Priced from the bundled table: Haiku 4.5 at $1 and $5 per million tokens.
+    assert_api_report(&stdout, "anthropic", 1.0, 5.0);
+}
+
+#[test]
+fn chat_completions_as_the_agent_with_a_skill_tool() {
+    let tmp = library();
+    let keys = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = keys.clone();
+    let port = serve(move |request| {
+        seen.lock().unwrap().push(request.headers.clone());
+        assert_eq!(
+            (request.method.as_str(), request.path.as_str()),
+            ("POST", "/v1/chat/completions")
+        );
+        let body: Value = serde_json::from_slice(&request.body).unwrap();
+        (200, "application/json", play(&body).to_string())
+    });
+    let base = format!("http://127.0.0.1:{port}/v1");
+    let (code, stdout, stderr) = bench_api(
+        tmp.path(),
+        "openai",
+        "OPENAI_API_KEY",
+        &base,
+        &["--no-cache"],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("go to OpenAI's API"), "{stderr}");
+    // The default model, GPT-5 mini, at $0.25 and $2 per million tokens.
+    assert!(stderr.contains("on gpt-5-mini"), "{stderr}");
+    let report = assert_api_report(&stdout, "openai", 0.25, 2.0);
+    assert_eq!(report["agent_version"], "chat-completions-api");
+    // The key went in the authorization header only.
+    let headers = keys.lock().unwrap();
+    assert_eq!(
+        headers.len(),
+        6,
+        "two turns with the skill, one without, twice"
+    );
+    assert!(
+        headers
+            .iter()
+            .all(|h| h.contains("authorization: Bearer sk-test-secret"))
+    );
+    assert!(!stdout.contains("sk-test-secret") && !stderr.contains("sk-test-secret"));
 }
 
 /// Gemini CLI loads a skill with `activate_skill` and writes with

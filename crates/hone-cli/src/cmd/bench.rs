@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 
 use anstream::{eprintln, println};
 use hone_core::agent::PriceTable;
-use hone_core::agent::providers::key_from_env;
-use hone_core::bench::api::AnthropicAgent;
+use hone_core::agent::providers::{ANTHROPIC_KEY_ENV, OPENAI_KEY_ENV, key_from_env};
+use hone_core::bench::api::{Api, ApiAgent};
 use hone_core::bench::judge::{AnthropicJudge, Judge};
 use hone_core::bench::run::{self, Agent, ArmSpec, BenchOptions};
 use hone_core::bench::{self, BenchReport, Outcome, Progress, ReportHeader, TaskSuite};
@@ -39,12 +39,13 @@ pub struct Args {
     /// The skill under test (default: the suite's `skill:`, else the library's only skill).
     #[arg(long)]
     skill: Option<String>,
-    /// The agent that runs the tasks: an agent CLI (claude-code, codex, gemini, opencode), or
-    /// `anthropic`, the Messages API with a `Skill` tool and no other (for skills whose work is
-    /// the reply).
+    /// The agent that runs the tasks: an agent CLI (claude-code, codex, gemini, opencode), or a
+    /// model API with a `Skill` tool and no other (for skills whose work is the reply):
+    /// `anthropic` (the Messages API) or `openai` (Chat Completions).
     #[arg(long, value_parser = parse_agent, default_value = "claude-code")]
     agent: AgentName,
-    /// The API's base URL for `--agent anthropic` and `--judge` (default: Anthropic's).
+    /// The API's base URL for `--agent anthropic|openai`, and for `--judge` unless the agent is
+    /// `openai` (default: the provider's).
     #[arg(long)]
     base_url: Option<String>,
     /// The agent's model (default: the agent's own default).
@@ -96,16 +97,17 @@ pub struct Args {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum AgentName {
     Cli(Client),
-    Anthropic,
+    Api(Api),
 }
 
 fn parse_agent(name: &str) -> Result<AgentName, String> {
-    if name == "anthropic" {
-        return Ok(AgentName::Anthropic);
+    match name {
+        "anthropic" => Ok(AgentName::Api(Api::Anthropic)),
+        "openai" => Ok(AgentName::Api(Api::OpenAi)),
+        _ => super::clients::parse_client(name)
+            .map(AgentName::Cli)
+            .map_err(|e| format!("{e}, anthropic or openai")),
     }
-    super::clients::parse_client(name)
-        .map(AgentName::Cli)
-        .map_err(|e| format!("{e}, or anthropic"))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -118,19 +120,29 @@ enum Format {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let env = Environment::current();
     let api_agent = match args.agent {
-        AgentName::Anthropic => {
+        AgentName::Api(api) => {
             if args.scripted {
                 anyhow::bail!(
-                    "--scripted drives an agent CLI; `--agent anthropic` needs a live model"
+                    "--scripted drives an agent CLI; `--agent {}` needs a live model",
+                    api.name()
                 );
             }
-            let Some(key) = key_from_env("ANTHROPIC_API_KEY") else {
+            let (var, default_model) = match api {
+                Api::Anthropic => (ANTHROPIC_KEY_ENV, DEFAULT_ANTHROPIC_MODEL),
+                Api::OpenAi => (OPENAI_KEY_ENV, DEFAULT_OPENAI_MODEL),
+            };
+            let Some(key) = key_from_env(var) else {
                 anyhow::bail!(
-                    "--agent anthropic reads its key from ANTHROPIC_API_KEY, which is not set"
+                    "--agent {} reads its key from {var}, which is not set",
+                    api.name()
                 );
             };
-            let model = args.model.as_deref().unwrap_or(DEFAULT_API_MODEL);
-            Some(AnthropicAgent::new(model, key, args.base_url.as_deref()))
+            let model = args.model.as_deref().unwrap_or(default_model);
+            let base_url = args.base_url.as_deref();
+            Some(match api {
+                Api::Anthropic => ApiAgent::anthropic(model, key, base_url),
+                Api::OpenAi => ApiAgent::openai(model, key, base_url),
+            })
         }
         AgentName::Cli(client) => {
             if let Some(why) = run::unsupported(client, args.scripted) {
@@ -151,7 +163,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             };
             Agent::Cli(installed)
         }
-        (None, AgentName::Anthropic) => unreachable!("an anthropic agent is made above"),
+        (None, AgentName::Api(_)) => unreachable!("an API agent is made above"),
     };
     let (agent_name, agent_version) = agent.id();
     let suite_path = match &args.suite {
@@ -181,13 +193,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let judge: Option<Box<dyn Judge>> = match &args.judge {
         None => None,
         Some(model) => {
-            let Some(key) = key_from_env("ANTHROPIC_API_KEY") else {
-                anyhow::bail!("--judge needs ANTHROPIC_API_KEY");
+            let Some(key) = key_from_env(ANTHROPIC_KEY_ENV) else {
+                anyhow::bail!("--judge needs {ANTHROPIC_KEY_ENV}");
             };
             Some(Box::new(AnthropicJudge::new(
                 model,
                 key,
-                args.base_url.as_deref(),
+                // The judge is Anthropic's: an OpenAI agent's base URL is not for it.
+                args.base_url
+                    .as_deref()
+                    .filter(|_| args.agent != AgentName::Api(Api::OpenAi)),
             )))
         }
     };
@@ -237,9 +252,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         _ if args.scripted => {
             eprintln!("bench: scripted model on a loopback stand-in: nothing leaves this machine")
         }
-        AgentName::Anthropic => eprintln!(
-            "bench: the prompts and the skill go to Anthropic's API ({})",
-            args.base_url.as_deref().unwrap_or("api.anthropic.com")
+        AgentName::Api(api) => eprintln!(
+            "bench: the prompts and the skill go to {}'s API ({})",
+            api.display_name(),
+            args.base_url.as_deref().unwrap_or(match api {
+                Api::Anthropic => "api.anthropic.com",
+                Api::OpenAi => "api.openai.com",
+            })
         ),
         AgentName::Cli(client) => eprintln!(
             "bench: the prompts, the skill and the workspace files go to {}'s provider",
@@ -331,9 +350,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// The model of `--agent anthropic` when none is given: the cheapest that
-/// follows a skill well.
-const DEFAULT_API_MODEL: &str = "claude-haiku-4-5";
+/// The models of `--agent anthropic` and `--agent openai` when none is
+/// given: the cheapest of each that follows a skill well.
+const DEFAULT_ANTHROPIC_MODEL: &str = "claude-haiku-4-5";
+const DEFAULT_OPENAI_MODEL: &str = "gpt-5-mini";
 
 fn default_suite(library: &Path) -> anyhow::Result<PathBuf> {
     let dir = library.join(bench::TASKS_DIR);

@@ -247,18 +247,11 @@ pub fn parse_anthropic(answer: &Value) -> Result<Answer, AgentError> {
             _ => {}
         }
     }
-    let usage = &answer["usage"];
-    let count = |key: &str| usage.get(key).and_then(Value::as_u64).unwrap_or(0);
     Ok(Answer {
         choice: choice.unwrap_or(Choice::NoSkill {
             text: excerpt(&text),
         }),
-        usage: Usage {
-            input_tokens: count("input_tokens"),
-            output_tokens: count("output_tokens"),
-            cache_write_tokens: count("cache_creation_input_tokens"),
-            cache_read_tokens: count("cache_read_input_tokens"),
-        },
+        usage: messages_usage(&answer["usage"]),
         cost_usd: None,
         attempts: 1,
     })
@@ -290,11 +283,56 @@ fn malformed(what: &str, json: &Value) -> AgentError {
     AgentError::Malformed(format!("{what}: {}", excerpt(&json.to_string())))
 }
 
-/// The chat-completions wire format with tools.
-pub struct OpenAi {
+/// A chat-completions endpoint (OpenAI's, or a local server speaking its
+/// wire format): where it is, the key, and how calls are retried. Shared by
+/// the ranker and the task-eval agent.
+pub(crate) struct ChatCompletionsApi {
     http: Http,
     base_url: String,
     key: Option<Secret>,
+}
+
+impl ChatCompletionsApi {
+    /// `base_url` defaults to OpenAI's; `key` may be `None` for a local
+    /// server that needs none.
+    pub fn new(
+        key: Option<Secret>,
+        base_url: Option<&str>,
+        policy: HttpPolicy,
+    ) -> ChatCompletionsApi {
+        ChatCompletionsApi {
+            http: Http::new(policy),
+            base_url: base_url
+                .unwrap_or(OPENAI_BASE_URL)
+                .trim_end_matches('/')
+                .to_owned(),
+            key,
+        }
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// POSTs a chat-completions request; the answer and the attempts it took.
+    pub fn post(&self, body: &Value, cancel: &Cancel) -> Result<(Value, u32), AgentError> {
+        let url = format!("{}/chat/completions", self.base_url);
+        let bearer = self.key.as_ref().map(|k| format!("Bearer {}", k.expose()));
+        let headers: Vec<Header> = bearer
+            .as_deref()
+            .map(|value| Header {
+                name: "authorization",
+                value,
+            })
+            .into_iter()
+            .collect();
+        self.http.post_json(&url, &headers, body, cancel)
+    }
+}
+
+/// The chat-completions wire format with tools.
+pub struct OpenAi {
+    api: ChatCompletionsApi,
     model: String,
 }
 
@@ -307,12 +345,7 @@ impl OpenAi {
         policy: HttpPolicy,
     ) -> OpenAi {
         OpenAi {
-            http: Http::new(policy),
-            base_url: base_url
-                .unwrap_or(OPENAI_BASE_URL)
-                .trim_end_matches('/')
-                .to_owned(),
-            key,
+            api: ChatCompletionsApi::new(key, base_url, policy),
             model: model.to_owned(),
         }
     }
@@ -379,7 +412,7 @@ impl Provider for OpenAi {
     }
 
     fn endpoint(&self) -> String {
-        self.base_url.clone()
+        self.api.base_url().to_owned()
     }
 
     fn prompt_caching(&self) -> bool {
@@ -391,19 +424,7 @@ impl Provider for OpenAi {
     }
 
     fn ask(&self, listing: &Listing, request: &str, cancel: &Cancel) -> Result<Answer, AgentError> {
-        let url = format!("{}/chat/completions", self.base_url);
-        let bearer = self.key.as_ref().map(|k| format!("Bearer {}", k.expose()));
-        let headers: Vec<Header> = bearer
-            .as_deref()
-            .map(|value| Header {
-                name: "authorization",
-                value,
-            })
-            .into_iter()
-            .collect();
-        let (answer, attempts) =
-            self.http
-                .post_json(&url, &headers, &self.body(listing, request), cancel)?;
+        let (answer, attempts) = self.api.post(&self.body(listing, request), cancel)?;
         let mut answer = parse_openai(&answer, listing)?;
         answer.attempts = attempts;
         Ok(answer)
@@ -452,31 +473,37 @@ pub fn parse_openai(answer: &Value, listing: &Listing) -> Result<Answer, AgentEr
         break;
     }
     let text = message.get("content").and_then(Value::as_str).unwrap_or("");
-    let usage = &answer["usage"];
-    let prompt = usage
-        .get("prompt_tokens")
-        .and_then(Value::as_u64)
-        .unwrap_or(0);
-    let cached = usage
-        .pointer("/prompt_tokens_details/cached_tokens")
-        .and_then(Value::as_u64)
-        .unwrap_or(0)
-        .min(prompt);
     Ok(Answer {
         choice: choice.unwrap_or(Choice::NoSkill {
             text: excerpt(text),
         }),
-        usage: Usage {
-            // `prompt_tokens` includes the cached ones; they are billed apart.
-            input_tokens: prompt - cached,
-            output_tokens: usage
-                .get("completion_tokens")
-                .and_then(Value::as_u64)
-                .unwrap_or(0),
-            cache_write_tokens: 0,
-            cache_read_tokens: cached,
-        },
+        usage: chat_usage(&answer["usage"]),
         cost_usd: None,
         attempts: 1,
     })
+}
+
+/// The `usage` of a chat completion.
+pub(crate) fn chat_usage(usage: &Value) -> Usage {
+    let count = |pointer: &str| usage.pointer(pointer).and_then(Value::as_u64).unwrap_or(0);
+    let prompt = count("/prompt_tokens");
+    let cached = count("/prompt_tokens_details/cached_tokens").min(prompt);
+    Usage {
+        // `prompt_tokens` includes the cached ones; they are billed apart.
+        input_tokens: prompt - cached,
+        output_tokens: count("/completion_tokens"),
+        cache_write_tokens: 0,
+        cache_read_tokens: cached,
+    }
+}
+
+/// The `usage` of a Messages answer.
+pub(crate) fn messages_usage(usage: &Value) -> Usage {
+    let count = |key: &str| usage.get(key).and_then(Value::as_u64).unwrap_or(0);
+    Usage {
+        input_tokens: count("input_tokens"),
+        output_tokens: count("output_tokens"),
+        cache_write_tokens: count("cache_creation_input_tokens"),
+        cache_read_tokens: count("cache_read_input_tokens"),
+    }
 }

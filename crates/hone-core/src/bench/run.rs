@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::api::{AnthropicAgent, OfferedSkill};
+use super::api::{Api, ApiAgent, OfferedSkill};
 use super::grade::{self, Graded, RunView};
 use super::judge::Judge;
 use super::suite::{TaskCase, TaskSuite};
@@ -262,7 +262,7 @@ fn git_checkout(dir: &Path, rev: &str) -> Result<tempfile::TempDir, String> {
 /// minimal tool loop of [`super::api`].
 pub enum Agent<'a> {
     Cli(Installed),
-    Api(&'a AnthropicAgent),
+    Api(&'a ApiAgent),
 }
 
 impl Agent<'_> {
@@ -273,7 +273,23 @@ impl Agent<'_> {
                 installed.client.as_str().to_string(),
                 installed.version.clone(),
             ),
-            Agent::Api(_) => ("anthropic".into(), "messages-api".into()),
+            Agent::Api(api) => (api.api().name().into(), api.api().version().into()),
+        }
+    }
+
+    /// The tokenizer the agent's model counts with, for the cost preview.
+    fn tokenizer(&self) -> crate::tokens::Tokenizer {
+        match self {
+            Agent::Cli(installed)
+                if matches!(
+                    installed.client,
+                    Client::Codex | Client::Gemini | Client::Opencode
+                ) =>
+            {
+                crate::tokens::Tokenizer::o200k()
+            }
+            Agent::Api(api) if api.api() == Api::OpenAi => crate::tokens::Tokenizer::o200k(),
+            _ => crate::tokens::Tokenizer::claude(),
         }
     }
 
@@ -824,19 +840,16 @@ pub fn preview(
     default_model: &str,
 ) -> CostPreview {
     let client = options.agent.client();
-    let tokenizer = if matches!(
-        client,
-        Some(Client::Codex | Client::Gemini | Client::Opencode)
-    ) {
-        crate::tokens::Tokenizer::o200k()
-    } else {
-        crate::tokens::Tokenizer::claude()
-    };
+    let tokenizer = options.agent.tokenizer();
     let base = base_tokens(client);
-    let model = options
-        .model
-        .clone()
-        .unwrap_or_else(|| default_model.to_string());
+    let model = match &options.agent {
+        // The API agent knows its model, defaulted or not.
+        Agent::Api(api) => api.model.clone(),
+        Agent::Cli(_) => options
+            .model
+            .clone()
+            .unwrap_or_else(|| default_model.to_string()),
+    };
     let price = options.prices.price(&model);
     let (mut runs, mut cached) = (0, 0);
     let mut usage = Usage::default();
