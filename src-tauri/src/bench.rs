@@ -277,6 +277,8 @@ impl Prepared {
             judge: None,
             prices: &self.prices,
             cancel,
+            batch: false,
+            shard: None,
         }
     }
 

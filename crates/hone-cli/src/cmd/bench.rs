@@ -4,13 +4,15 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use anstream::{eprintln, println};
 use hone_core::agent::PriceTable;
 use hone_core::agent::providers::{ANTHROPIC_KEY_ENV, OPENAI_KEY_ENV, key_from_env};
 use hone_core::bench::api::{Api, ApiAgent};
+use hone_core::bench::batch::{self, Wait};
 use hone_core::bench::judge::{AnthropicJudge, Judge};
-use hone_core::bench::run::{self, Agent, ArmSpec, BenchOptions};
+use hone_core::bench::run::{self, Agent, ArmSpec, BenchOptions, Shard};
 use hone_core::bench::{self, BenchReport, Outcome, Progress, ReportHeader, TaskSuite};
 use hone_core::clients::capture;
 use hone_core::clients::{Client, Environment};
@@ -27,7 +29,12 @@ workspace files go to the agent's provider, under your own login or key.
 
 Runs where the skill was available but never loaded are reported apart (\"measured nothing\") and \
 left out of the lift. Exit codes: 0 done (and every gate met), 1 a gate failed, 2 an error or a \
-cost preview over --max-cost.")]
+cost preview over --max-cost, 3 runs still waiting in a batch (run the same command again).
+
+With --batch, an API agent's turns go to the provider's batch API at half the price: each \
+invocation collects the batches that ended and submits the next turn of every other run, keeping \
+what is in flight in the cache folder, so running the same command again resumes; --wait polls \
+until every run has finished.")]
 pub struct Args {
     /// The library (a folder of skills, or one skill's folder).
     #[arg(value_name = "LIB")]
@@ -87,6 +94,21 @@ pub struct Args {
     /// Gates: `lift=0.1` (the lift's mean at least), `pass=0.8` (the first arm's pass rate).
     #[arg(long = "min", value_name = "METRIC=VALUE")]
     min: Vec<String>,
+    /// Send the API agent's turns through the provider's batch API (half the price, answers within
+    /// a day): submit, then run the same command again to collect, or add --wait.
+    #[arg(long)]
+    batch: bool,
+    /// With --batch: poll until every run has finished instead of returning after one round.
+    #[arg(long, requires = "batch")]
+    wait: bool,
+    /// With --batch --wait: seconds between polls.
+    #[arg(long, value_name = "SECONDS", default_value = "60", requires = "wait")]
+    poll: u64,
+    /// Only part K of N of the suite's runs (1/2 and 2/2 split it in two), so that several machines
+    /// share a suite; copy their cache folders together and run once more without --shard for the
+    /// whole report.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
     /// Show the cost preview and stop.
     #[arg(long)]
     preview: bool,
@@ -145,6 +167,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             })
         }
         AgentName::Cli(client) => {
+            if args.batch {
+                anyhow::bail!(
+                    "--batch sends a model API's turns to its batch API: use it with --agent anthropic or --agent openai, not {}",
+                    client.display_name()
+                );
+            }
             if let Some(why) = run::unsupported(client, args.scripted) {
                 anyhow::bail!(why);
             }
@@ -226,6 +254,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         judge: judge.as_deref(),
         prices: &prices,
         cancel: super::agent::cancel_on_ctrl_c(),
+        batch: args.batch,
+        shard: args.shard,
     };
     let default_model = match args.agent {
         AgentName::Cli(Client::Codex) => hone_core::clients::codex::DEFAULT_MODEL,
@@ -313,10 +343,54 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ));
         }
     };
-    let (results, stopped) = run::run_suite(&suite, &skill, &arms, &options, &progress);
-    if let Some(bar) = bar.get() {
-        bar.finish_and_clear();
-    }
+    let (results, stopped) = if args.batch {
+        let wait = if args.wait {
+            Wait::Poll(Duration::from_secs(args.poll))
+        } else {
+            Wait::No
+        };
+        let batched = batch::run_batched(&suite, &suite_path, &skill, &arms, &options, wait)
+            .map_err(anyhow::Error::msg)?;
+        for note in &batched.notes {
+            eprintln!("bench: {note}");
+        }
+        if batched.submitted > 0 {
+            eprintln!(
+                "bench: submitted {} turn(s) to the batch API",
+                batched.submitted
+            );
+        }
+        if batched.waiting > 0 {
+            let failed = batched
+                .results
+                .iter()
+                .filter(|r| r.outcome == Outcome::Error)
+                .count();
+            if failed > 0 {
+                eprintln!(
+                    "bench: {failed} run(s) got no answer in their batch; they are submitted again next time"
+                );
+            }
+            eprintln!(
+                "bench: {} of {} run(s) waiting in batch {}; run the same command again to collect them (or add --wait)",
+                batched.waiting,
+                preview.runs,
+                batched.batches.join(", ")
+            );
+            return Ok(ExitCode::from(3));
+        }
+        let stopped = options.cancel.is_cancelled().then(|| {
+            "cancelled: the batches keep running; run the same command again to collect them"
+                .to_string()
+        });
+        (batched.results, stopped)
+    } else {
+        let finished = run::run_suite(&suite, &skill, &arms, &options, &progress);
+        if let Some(bar) = bar.get() {
+            bar.finish_and_clear();
+        }
+        finished
+    };
     let labels: Vec<(String, bool)> = arms
         .iter()
         .map(|a| (a.label.clone(), a.with_skill))
@@ -330,7 +404,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             agent_version,
             model: args.model.clone(),
             scripted: args.scripted,
-            notes: suite.notes.clone(),
+            notes: suite
+                .notes
+                .iter()
+                .cloned()
+                .chain(args.batch.then(|| {
+                    "answered through the provider's batch API, priced at half".to_string()
+                }))
+                .collect(),
         },
         &labels,
         &cases,

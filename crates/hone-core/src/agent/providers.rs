@@ -9,7 +9,7 @@
 
 use serde_json::{Value, json};
 
-use super::http::{Header, Http, HttpPolicy, excerpt};
+use super::http::{Body, Header, Http, HttpPolicy, excerpt};
 use super::listing::{Listing, ListingStyle, SKILL_TOOL, skill_tool_schema};
 use super::{AgentError, Answer, Cancel, Choice, Provider, Usage};
 use crate::clients::claude_code::Placement;
@@ -82,10 +82,8 @@ impl MessagesApi {
         &self.base_url
     }
 
-    /// POSTs a Messages request; the answer and the attempts it took.
-    pub fn post(&self, body: &Value, cancel: &Cancel) -> Result<(Value, u32), AgentError> {
-        let url = format!("{}/v1/messages", self.base_url);
-        let headers = [
+    fn headers(&self) -> [Header<'_>; 2] {
+        [
             Header {
                 name: "x-api-key",
                 value: self.key.expose(),
@@ -94,9 +92,57 @@ impl MessagesApi {
                 name: "anthropic-version",
                 value: ANTHROPIC_VERSION,
             },
-        ];
-        self.http.post_json(&url, &headers, body, cancel)
+        ]
     }
+
+    /// POSTs a Messages request; the answer and the attempts it took.
+    pub fn post(&self, body: &Value, cancel: &Cancel) -> Result<(Value, u32), AgentError> {
+        let url = format!("{}/v1/messages", self.base_url);
+        self.http.post_json(&url, &self.headers(), body, cancel)
+    }
+
+    /// Creates a Message Batch of `requests` (`custom_id` and `params`
+    /// each); the batch as the API describes it.
+    pub fn create_batch(&self, requests: Vec<Value>, cancel: &Cancel) -> Result<Value, AgentError> {
+        let url = format!("{}/v1/messages/batches", self.base_url);
+        let body = json!({"requests": requests});
+        Ok(self.http.post_json(&url, &self.headers(), &body, cancel)?.0)
+    }
+
+    /// A Message Batch as it is now.
+    pub fn batch(&self, id: &str, cancel: &Cancel) -> Result<Value, AgentError> {
+        let url = format!("{}/v1/messages/batches/{id}", self.base_url);
+        self.http.get_json(&url, &self.headers(), cancel)
+    }
+
+    /// The JSONL results of an ended batch, from the `results_url` it gave;
+    /// the key goes only to the API's own host.
+    pub fn batch_results(&self, results_url: &str, cancel: &Cancel) -> Result<String, AgentError> {
+        if !same_origin(results_url, &self.base_url) {
+            return Err(AgentError::Malformed(format!(
+                "the batch's results_url {} is not on {}: the key is not sent there",
+                excerpt(results_url),
+                self.base_url
+            )));
+        }
+        self.http
+            .get_text(results_url, &self.headers(), MAX_RESULTS_BYTES, cancel)
+    }
+}
+
+/// The largest batch results read: thousands of full answers.
+const MAX_RESULTS_BYTES: u64 = 512 << 20;
+
+/// Whether `url` has `base`'s scheme, host and port.
+fn same_origin(url: &str, base: &str) -> bool {
+    let origin = |u: &str| {
+        let (scheme, rest) = u.split_once("://")?;
+        Some((
+            scheme.to_ascii_lowercase(),
+            rest.split('/').next()?.to_ascii_lowercase(),
+        ))
+    };
+    origin(url).is_some_and(|o| Some(o) == origin(base))
 }
 
 /// Claude through the Messages API with tool use.
@@ -314,20 +360,74 @@ impl ChatCompletionsApi {
         &self.base_url
     }
 
+    fn bearer(&self) -> Option<String> {
+        self.key.as_ref().map(|k| format!("Bearer {}", k.expose()))
+    }
+
     /// POSTs a chat-completions request; the answer and the attempts it took.
     pub fn post(&self, body: &Value, cancel: &Cancel) -> Result<(Value, u32), AgentError> {
         let url = format!("{}/chat/completions", self.base_url);
-        let bearer = self.key.as_ref().map(|k| format!("Bearer {}", k.expose()));
-        let headers: Vec<Header> = bearer
-            .as_deref()
-            .map(|value| Header {
-                name: "authorization",
-                value,
-            })
-            .into_iter()
-            .collect();
-        self.http.post_json(&url, &headers, body, cancel)
+        let bearer = self.bearer();
+        self.http
+            .post_json(&url, &authorization(&bearer), body, cancel)
     }
+
+    /// Uploads a batch's input file (JSONL, purpose `batch`); the file as
+    /// the API describes it.
+    pub fn upload_batch_file(&self, jsonl: &str, cancel: &Cancel) -> Result<Value, AgentError> {
+        let url = format!("{}/files", self.base_url);
+        let boundary = format!("hone-{:016x}", fastrand::u64(..));
+        let form = format!(
+            "--{boundary}\r\ncontent-disposition: form-data; name=\"purpose\"\r\n\r\nbatch\r\n--{boundary}\r\ncontent-disposition: form-data; name=\"file\"; filename=\"batch.jsonl\"\r\ncontent-type: application/jsonl\r\n\r\n{jsonl}\r\n--{boundary}--\r\n"
+        );
+        let content_type = format!("multipart/form-data; boundary={boundary}");
+        let body = Body {
+            content_type: &content_type,
+            bytes: form.as_bytes(),
+        };
+        let bearer = self.bearer();
+        self.http
+            .post_body(&url, &authorization(&bearer), &body, cancel)
+    }
+
+    /// Creates a batch of chat completions from an uploaded input file.
+    pub fn create_batch(&self, input_file_id: &str, cancel: &Cancel) -> Result<Value, AgentError> {
+        let url = format!("{}/batches", self.base_url);
+        let body = json!({"input_file_id": input_file_id, "endpoint": "/v1/chat/completions",
+            "completion_window": "24h"});
+        let bearer = self.bearer();
+        Ok(self
+            .http
+            .post_json(&url, &authorization(&bearer), &body, cancel)?
+            .0)
+    }
+
+    /// A batch as it is now.
+    pub fn batch(&self, id: &str, cancel: &Cancel) -> Result<Value, AgentError> {
+        let url = format!("{}/batches/{id}", self.base_url);
+        let bearer = self.bearer();
+        self.http.get_json(&url, &authorization(&bearer), cancel)
+    }
+
+    /// A file's content (a batch's output or error file, JSONL).
+    pub fn file_content(&self, id: &str, cancel: &Cancel) -> Result<String, AgentError> {
+        let url = format!("{}/files/{id}/content", self.base_url);
+        let bearer = self.bearer();
+        self.http
+            .get_text(&url, &authorization(&bearer), MAX_RESULTS_BYTES, cancel)
+    }
+}
+
+/// The `authorization` header, when there is a key.
+fn authorization(bearer: &Option<String>) -> Vec<Header<'_>> {
+    bearer
+        .as_deref()
+        .map(|value| Header {
+            name: "authorization",
+            value,
+        })
+        .into_iter()
+        .collect()
 }
 
 /// The chat-completions wire format with tools.

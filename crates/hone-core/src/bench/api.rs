@@ -141,6 +141,28 @@ impl ApiAgent {
         }
     }
 
+    /// Where the agent's calls go.
+    pub fn base_url(&self) -> &str {
+        match &self.endpoint {
+            Endpoint::Anthropic(api) => api.base_url(),
+            Endpoint::OpenAi(api) => api.base_url(),
+        }
+    }
+
+    pub(crate) fn messages_api(&self) -> Option<&MessagesApi> {
+        match &self.endpoint {
+            Endpoint::Anthropic(api) => Some(api),
+            Endpoint::OpenAi(_) => None,
+        }
+    }
+
+    pub(crate) fn chat_api(&self) -> Option<&ChatCompletionsApi> {
+        match &self.endpoint {
+            Endpoint::OpenAi(api) => Some(api),
+            Endpoint::Anthropic(_) => None,
+        }
+    }
+
     /// Runs `prompt` to its end, a call a turn, and returns the transcript.
     pub fn run(
         &self,
@@ -385,82 +407,68 @@ mod tests {
         (port, handle)
     }
 
-    #[test]
-    fn loads_the_skill_through_the_tool_and_answers() {
+    const SKILL_MD: &str = "---\nname: greet\n---\nSay Hello, NAME!";
+
+    /// "Greet Ada" with the `greet` skill offered, the loopback API giving
+    /// `answers`; the transcript and the request bodies. `agent` makes the
+    /// agent for the server's address.
+    fn greet(answers: Vec<Value>, agent: impl Fn(&str) -> ApiAgent) -> (Transcript, Vec<Value>) {
         let dir = tempfile::tempdir().unwrap();
         let skill_md = dir.path().join("SKILL.md");
-        std::fs::write(&skill_md, "---\nname: greet\n---\nSay Hello, NAME!").unwrap();
-        let (port, server) = server(vec![
-            json!({"content": [{"type": "tool_use", "id": "t1", "name": "Skill", "input": {"skill": "greet"}}],
-                   "stop_reason": "tool_use", "usage": {"input_tokens": 100, "output_tokens": 10}}),
-            json!({"content": [{"type": "text", "text": "Hello, Ada!"}],
-                   "stop_reason": "end_turn", "usage": {"input_tokens": 150, "output_tokens": 5, "cache_read_input_tokens": 50}}),
-        ]);
-        let agent = ApiAgent::anthropic(
-            "claude-haiku-4-5",
-            Secret::new("sk"),
-            Some(&format!("http://127.0.0.1:{port}")),
-        );
+        std::fs::write(&skill_md, SKILL_MD).unwrap();
+        let (port, server) = server(answers);
         let offered = OfferedSkill {
             name: "greet",
             description: "Greets people.",
             skill_md: &skill_md,
         };
-        let t = agent
+        let t = agent(&format!("http://127.0.0.1:{port}"))
             .run("Greet Ada", Some(&offered), 5, &Cancel::new())
             .unwrap();
         assert_eq!(t.final_reply, "Hello, Ada!");
         assert_eq!(t.skills_loaded, ["greet"]);
-        assert_eq!(t.turns, 2);
+        assert_eq!((t.turns, t.finished), (2, true));
+        (t, server.join().unwrap())
+    }
+
+    #[test]
+    fn loads_the_skill_through_the_tool_and_answers() {
+        let (t, bodies) = greet(
+            vec![
+                json!({"content": [{"type": "tool_use", "id": "t1", "name": "Skill", "input": {"skill": "greet"}}],
+                   "stop_reason": "tool_use", "usage": {"input_tokens": 100, "output_tokens": 10}}),
+                json!({"content": [{"type": "text", "text": "Hello, Ada!"}],
+                   "stop_reason": "end_turn", "usage": {"input_tokens": 150, "output_tokens": 5, "cache_read_input_tokens": 50}}),
+            ],
+            |base| ApiAgent::anthropic("claude-haiku-4-5", Secret::new("sk"), Some(base)),
+        );
         assert_eq!(t.usage.input_tokens, 250);
         assert_eq!(t.usage.cache_read_tokens, 50);
-        assert!(t.finished);
-        let bodies = server.join().unwrap();
         assert!(
             bodies[0]["system"]
                 .as_str()
                 .unwrap()
                 .contains("- greet: Greets people.")
         );
-        assert_eq!(
-            bodies[1]["messages"][2]["content"][0]["content"],
-            "---\nname: greet\n---\nSay Hello, NAME!"
-        );
+        assert_eq!(bodies[1]["messages"][2]["content"][0]["content"], SKILL_MD);
     }
 
     #[test]
     fn chat_completions_load_the_skill_through_a_function_call() {
-        let dir = tempfile::tempdir().unwrap();
-        let skill_md = dir.path().join("SKILL.md");
-        std::fs::write(&skill_md, "Say Hello, NAME!").unwrap();
-        let (port, server) = server(vec![
-            json!({"id": "c1", "object": "chat.completion", "choices": [{"index": 0, "finish_reason": "tool_calls",
+        let (t, bodies) = greet(
+            vec![
+                json!({"id": "c1", "object": "chat.completion", "choices": [{"index": 0, "finish_reason": "tool_calls",
                 "message": {"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function",
                     "function": {"name": "Skill", "arguments": "{\"skill\":\"greet\"}"}}]}}],
                 "usage": {"prompt_tokens": 100, "completion_tokens": 10, "prompt_tokens_details": {"cached_tokens": 40}}}),
-            json!({"id": "c2", "object": "chat.completion", "choices": [{"index": 0, "finish_reason": "stop",
+                json!({"id": "c2", "object": "chat.completion", "choices": [{"index": 0, "finish_reason": "stop",
                 "message": {"role": "assistant", "content": "Hello, Ada!"}}],
                 "usage": {"prompt_tokens": 150, "completion_tokens": 5}}),
-        ]);
-        let agent = ApiAgent::openai(
-            "gpt-5-mini",
-            Secret::new("sk"),
-            Some(&format!("http://127.0.0.1:{port}/v1")),
+            ],
+            |base| ApiAgent::openai("gpt-5-mini", Secret::new("sk"), Some(&format!("{base}/v1"))),
         );
-        let offered = OfferedSkill {
-            name: "greet",
-            description: "Greets people.",
-            skill_md: &skill_md,
-        };
-        let t = agent
-            .run("Greet Ada", Some(&offered), 5, &Cancel::new())
-            .unwrap();
-        assert_eq!(t.final_reply, "Hello, Ada!");
-        assert_eq!(t.skills_loaded, ["greet"]);
-        assert_eq!((t.turns, t.finished), (2, true));
         assert_eq!((t.usage.input_tokens, t.usage.cache_read_tokens), (210, 40));
         assert_eq!(t.usage.output_tokens, 15);
-        let bodies = server.join().unwrap();
         assert_eq!(bodies[0]["messages"][0]["role"], "system");
         assert!(
             bodies[0]["messages"][0]["content"]
@@ -474,7 +482,7 @@ mod tests {
         assert_eq!(messages[2]["tool_calls"][0]["id"], "call_1");
         assert_eq!(messages[3]["role"], "tool");
         assert_eq!(messages[3]["tool_call_id"], "call_1");
-        assert_eq!(messages[3]["content"], "Say Hello, NAME!");
+        assert_eq!(messages[3]["content"], SKILL_MD);
     }
 
     #[test]
