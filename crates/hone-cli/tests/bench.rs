@@ -970,3 +970,53 @@ fn shards_run_on_two_machines_merge_by_copying_their_caches() {
     assert!(stderr.contains("4 runs (4 cached)"), "{stderr}");
     assert_api_report(&stdout, "anthropic", 1.0, 5.0);
 }
+
+/// Ctrl+C while waiting for a batch stops waiting, not the batch: the
+/// state is kept and the next invocation collects it.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_while_waiting_leaves_the_batch_to_the_next_invocation() {
+    let tmp = library();
+    let cache = tmp.path().join("cache");
+    let (port, server) = batch_api(&[]);
+    let base = format!("http://127.0.0.1:{port}");
+    let suite = tmp.path().join("api.yaml");
+    fs::write(&suite, API_SUITE).unwrap();
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hone"))
+        .arg("bench")
+        .arg(tmp.path().join("lib/greet"))
+        .arg(&suite)
+        .args(["--agent", "anthropic", "--runs", "2", "--batch", "--wait"])
+        .args(["--poll", "3600", "--base-url", &base, "--cache"])
+        .arg(&cache)
+        .env("ANTHROPIC_API_KEY", "sk-test-secret")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the batch is submitted, the command waits an hour before it polls
+    // (a Ctrl+C only sets a flag: the state is saved either way).
+    while server.lock().unwrap().batches.is_empty() {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("4 of 4 run(s) waiting in batch msgbatch_1"),
+        "{stderr}"
+    );
+
+    let cache = cache.to_str().unwrap();
+    let args = ["--batch", "--wait", "--poll", "0", "--cache", cache];
+    let (code, stdout, stderr) =
+        bench_api(tmp.path(), "anthropic", "ANTHROPIC_API_KEY", &base, &args);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_api_report(&stdout, "anthropic", 0.5, 2.5);
+    assert_eq!(server.lock().unwrap().submitted, 2 * 2 + 2);
+}
