@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::api::{ApiAgent, Conversation};
-use super::run::{self, Agent, Arm, BenchOptions, Job, RunResult, SkillUnderTest};
+use super::run::{self, Agent, Arm, BenchOptions, Job, RunResult, Shard, SkillUnderTest};
 
 /// The suite's runs by cache key.
 type Jobs<'a> = BTreeMap<String, Job<'a>>;
@@ -90,16 +90,23 @@ pub enum Wait {
     Poll(Duration),
 }
 
-/// The state file of the suite at `suite_path` for `agent`'s model and
-/// endpoint.
-pub fn state_path(cache_dir: &Path, suite_path: &Path, agent: &ApiAgent) -> PathBuf {
+/// The state file of the suite at `suite_path` (of its shard, if the
+/// options name one) for `agent`'s model and endpoint: runs of another
+/// suite or shard never share it, so no invocation drops another's runs.
+fn state_path(
+    cache_dir: &Path,
+    suite_path: &Path,
+    agent: &ApiAgent,
+    shard: Option<Shard>,
+) -> PathBuf {
     let suite = std::fs::canonicalize(suite_path).unwrap_or_else(|_| suite_path.to_path_buf());
     let key = format!(
-        "{}|{}|{}|{}",
+        "{}|{}|{}|{}|{:?}",
         agent.api().name(),
         agent.model,
         agent.base_url(),
-        suite.display()
+        suite.display(),
+        shard.map(|s| (s.index, s.count))
     );
     cache_dir.join(STATE_DIR).join(format!(
         "{}-{:016x}.json",
@@ -125,7 +132,7 @@ pub fn run_batched(
     let Some(cache_dir) = &options.cache_dir else {
         return Err("--batch keeps what is in flight in the cache folder: drop --no-cache".into());
     };
-    let path = state_path(cache_dir, suite_path, agent);
+    let path = state_path(cache_dir, suite_path, agent, options.shard);
     let mut state: State = match std::fs::read(&path) {
         Ok(bytes) => serde_json::from_slice(&bytes)
             .map_err(|e| format!("{}: not a batch state file ({e})", path.display()))?,
@@ -510,6 +517,23 @@ fn answers_by_id(jsonl: &str, read: impl Fn(&Value) -> Result<Value, String>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_shard_and_model_keeps_its_own_state() {
+        let agent =
+            |model| ApiAgent::anthropic(model, crate::agent::providers::Secret::new("k"), None);
+        let (cache, suite) = (Path::new("/c"), Path::new("/s.yaml"));
+        let shard = |index| Some(Shard { index, count: 2 });
+        let whole = state_path(cache, suite, &agent("m"), None);
+        assert!(whole.starts_with("/c/batches"));
+        assert_ne!(whole, state_path(cache, suite, &agent("m"), shard(1)));
+        assert_ne!(
+            state_path(cache, suite, &agent("m"), shard(1)),
+            state_path(cache, suite, &agent("m"), shard(2))
+        );
+        assert_ne!(whole, state_path(cache, suite, &agent("n"), None));
+        assert_eq!(whole, state_path(cache, suite, &agent("m"), None));
+    }
 
     #[test]
     fn every_kind_of_result_line_is_read() {
