@@ -300,6 +300,8 @@ impl Prepared {
             judge: self.judge.as_ref().map(|j| j as &dyn Judge),
             prices: &self.prices,
             cancel,
+            batch: false,
+            shard: None,
         }
     }
 

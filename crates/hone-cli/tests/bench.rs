@@ -264,59 +264,110 @@ cases:
       - answer: "Done: wrote hello.txt"
 "#;
 
-#[test]
-fn codex_runs_both_arms_through_its_own_shell() {
-    require(Client::Codex);
+/// `hone bench --agent AGENT --scripted` on the greeting library with
+/// `suite`, two runs a case and arm, checked for what every scripted agent
+/// CLI must show: both arms measured, the skill loaded and helping; the
+/// report, and the library's folder for more commands.
+fn scripted_client_bench(client: Client, suite: &str) -> (Value, tempfile::TempDir) {
+    require(client);
     let tmp = library();
-    let lib = tmp.path().join("lib");
-    let suite = tmp.path().join("codex.yaml");
-    fs::write(&suite, CODEX_SUITE).unwrap();
+    let path = tmp.path().join("suite.yaml");
+    fs::write(&path, suite).unwrap();
     let output = Command::cargo_bin("hone")
         .unwrap()
         .arg("bench")
-        .arg(lib.join("greet"))
-        .arg(&suite)
-        .args([
-            "--agent",
-            "codex",
-            "--scripted",
-            "--runs",
-            "2",
-            "--no-cache",
-            "--format",
-            "json",
-        ])
+        .arg(tmp.path().join("lib/greet"))
+        .arg(&path)
+        .args(["--agent", client.as_str(), "--scripted", "--runs", "2"])
+        .args(["--no-cache", "--format", "json"])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(report["agent"], "codex");
+    assert_eq!(report["agent"], client.as_str());
     let with = arm(&report, "with");
     assert_eq!(
         (with["measured"].as_u64(), with["passed"].as_u64()),
         (Some(2), Some(2)),
         "{report}"
     );
-    let without = arm(&report, "without");
-    assert_eq!(without["passed"], 0, "{report}");
+    assert_eq!(arm(&report, "without")["passed"], 0, "{report}");
     assert_eq!(report["lift"]["mean"].as_f64(), Some(1.0), "{report}");
     let run = &report["runs"][0];
     assert_eq!(run["transcript"]["skills_loaded"][0], "greet", "{run}");
     assert_eq!(run["transcript"]["final_reply"], "Done: wrote hello.txt");
+    (report, tmp)
 }
 
-/// A loopback Messages API playing a model that loads the skill when it is
-/// offered, then greets as the skill says; without it, greets plainly.
-fn messages_api() -> u16 {
+#[test]
+fn codex_runs_both_arms_through_its_own_shell() {
+    scripted_client_bench(Client::Codex, CODEX_SUITE);
+}
+
+/// The model the loopback APIs play: it loads the skill when it is offered,
+/// then greets as the skill says; without it, greets plainly. Each answer
+/// uses 1,000 input and 100 output tokens. `body` is a Messages or a Chat
+/// Completions request; the answer is in the same wire format.
+fn play(body: &Value) -> Value {
+    use serde_json::json;
+    let offered = body.get("tools").is_some();
+    let chat = body["messages"][0]["role"] == "system";
+    // Chat Completions carries the system prompt as its first message.
+    let turn = body["messages"].as_array().map_or(0, Vec::len) - usize::from(chat);
+    let call = offered && turn == 1;
+    let text = if body.to_string().contains("Hello, NAME!") {
+        "Hello, Ada!"
+    } else {
+        "hello ada"
+    };
+    if chat {
+        let message = if call {
+            json!({"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function",
+                "function": {"name": "Skill", "arguments": "{\"skill\":\"greet\"}"}}]})
+        } else {
+            json!({"role": "assistant", "content": text})
+        };
+        return json!({"id": "chatcmpl-1", "object": "chat.completion", "model": body["model"],
+            "choices": [{"index": 0, "message": message, "finish_reason": if call { "tool_calls" } else { "stop" }}],
+            "usage": {"prompt_tokens": 1000, "completion_tokens": 100, "total_tokens": 1100}});
+    }
+    let usage = json!({"input_tokens": 1000, "output_tokens": 100});
+    if call {
+        json!({"id": "msg_1", "type": "message", "role": "assistant", "content": [{"type": "tool_use", "id": "t1",
+            "name": "Skill", "input": {"skill": "greet"}}], "stop_reason": "tool_use", "usage": usage})
+    } else {
+        json!({"id": "msg_2", "type": "message", "role": "assistant", "content": [{"type": "text", "text": text}],
+            "stop_reason": "end_turn", "usage": usage})
+    }
+}
+
+/// One HTTP request to a loopback API.
+struct Request {
+    method: String,
+    path: String,
+    headers: String,
+    body: Vec<u8>,
+}
+
+/// Serves each connection on a thread of its own with `answer` (status,
+/// content type, body), until the test ends.
+fn serve(answer: impl Fn(Request) -> (u16, &'static str, String) + Send + Sync + 'static) -> u16 {
     use std::io::{BufRead, BufReader, Read, Write};
     let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
     let port = listener.local_addr().unwrap().port();
+    let answer = std::sync::Arc::new(answer);
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
+            let answer = answer.clone();
             std::thread::spawn(move || {
                 let mut reader = BufReader::new(stream.try_clone().unwrap());
-                let mut length = 0;
+                let mut request_line = String::new();
+                let _ = reader.read_line(&mut request_line);
+                let mut parts = request_line.split_whitespace();
+                let method = parts.next().unwrap_or_default().to_string();
+                let path = parts.next().unwrap_or_default().to_string();
+                let (mut length, mut headers) = (0, String::new());
                 loop {
                     let mut line = String::new();
                     if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
@@ -325,27 +376,20 @@ fn messages_api() -> u16 {
                     if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
                         length = v.trim().parse().unwrap_or(0);
                     }
+                    headers.push_str(&line);
                 }
                 let mut body = vec![0; length];
                 let _ = reader.read_exact(&mut body);
-                let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-                let offered = body.get("tools").is_some();
-                let turn = body["messages"].as_array().map_or(0, Vec::len);
-                let usage = serde_json::json!({"input_tokens": 1000, "output_tokens": 100});
-                let answer = if offered && turn == 1 {
-                    serde_json::json!({"content": [{"type": "tool_use", "id": "t1", "name": "Skill",
-                        "input": {"skill": "greet"}}], "stop_reason": "tool_use", "usage": usage})
-                } else {
-                    let loaded = body.to_string().contains("Hello, NAME!");
-                    let text = if loaded { "Hello, Ada!" } else { "hello ada" };
-                    serde_json::json!({"content": [{"type": "text", "text": text}],
-                        "stop_reason": "end_turn", "usage": usage})
-                };
-                let text = answer.to_string();
+                let (status, content_type, text) = answer(Request {
+                    method,
+                    path,
+                    headers,
+                    body,
+                });
                 let mut stream = stream;
                 let _ = write!(
                     stream,
-                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{text}",
+                    "HTTP/1.1 {status} X\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{text}",
                     text.len()
                 );
             });
@@ -354,52 +398,123 @@ fn messages_api() -> u16 {
     port
 }
 
-#[test]
-fn the_messages_api_as_the_agent_with_a_skill_tool() {
-    let tmp = library();
-    let lib = tmp.path().join("lib");
-    let suite = tmp.path().join("api.yaml");
-    fs::write(
-        &suite,
-        "skill: greet\ncases:\n  - name: greets\n    prompt: Greet Ada\n    graders:\n      - {type: regex, pattern: 'Hello, Ada!'}\n      - {type: skill_loaded, arm: with-only}\n",
-    )
-    .unwrap();
-    let port = messages_api();
+/// A loopback Messages and Chat Completions API playing [`play`].
+fn model_api() -> u16 {
+    serve(|request| {
+        let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+        (200, "application/json", play(&body).to_string())
+    })
+}
+
+/// The greeting suite for an API agent: only the reply and the skill's
+/// loading can be graded.
+const API_SUITE: &str = "skill: greet\ncases:\n  - name: greets\n    prompt: Greet Ada\n    graders:\n      - {type: regex, pattern: 'Hello, Ada!'}\n      - {type: skill_loaded, arm: with-only}\n";
+
+/// `hone bench` with an API agent (its key in `key_var`) at `base_url`,
+/// two runs a case and arm.
+fn bench_api(
+    tmp: &Path,
+    agent: &str,
+    key_var: &str,
+    base_url: &str,
+    extra: &[&str],
+) -> (Option<i32>, String, String) {
+    let suite = tmp.join("api.yaml");
+    fs::write(&suite, API_SUITE).unwrap();
     let output = Command::cargo_bin("hone")
         .unwrap()
         .arg("bench")
-        .arg(lib.join("greet"))
+        .arg(tmp.join("lib/greet"))
         .arg(&suite)
-        .args([
-            "--agent",
-            "anthropic",
-            "--model",
-            "claude-haiku-4-5",
-            "--runs",
-            "2",
-            "--no-cache",
-        ])
-        .args(["--format", "json", "--base-url"])
-        .arg(format!("http://127.0.0.1:{port}"))
-        .env("ANTHROPIC_API_KEY", "sk-test")
+        .args(["--agent", agent, "--runs", "2", "--format", "json"])
+        .args(["--base-url", base_url])
+        .args(extra)
+        .env(key_var, "sk-test-secret")
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
-    assert!(stderr.contains("go to Anthropic's API"), "{stderr}");
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(report["agent"], "anthropic");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// The report of an API agent's greeting suite: the lift is 1 and each arm
+/// cost two runs of two 1,000-in, 100-out turns (with) or one (without).
+fn assert_api_report(stdout: &str, agent: &str, input_price: f64, output_price: f64) -> Value {
+    let report: Value = serde_json::from_str(stdout).unwrap();
+    assert_eq!(report["agent"], agent);
     assert_eq!(arm(&report, "with")["passed"], 2, "{report}");
     assert_eq!(arm(&report, "without")["passed"], 0, "{report}");
     assert_eq!(report["lift"]["mean"].as_f64(), Some(1.0));
-    // Priced from the bundled table: Haiku 4.5 at $1 and $5 per million tokens.
     let with = arm(&report, "with");
-    let expected = 2.0 * (2000.0 * 1.0 + 200.0 * 5.0) / 1e6;
+    let expected = 2.0 * (2000.0 * input_price + 200.0 * output_price) / 1e6;
     assert!(
         (with["cost_usd"].as_f64().unwrap() - expected).abs() < 1e-9,
         "{with}"
     );
     assert!(report["lift_per_dollar"].as_f64().is_some());
+    report
+}
+
+#[test]
+fn the_messages_api_as_the_agent_with_a_skill_tool() {
+    let tmp = library();
+    let base = format!("http://127.0.0.1:{}", model_api());
+    let (code, stdout, stderr) = bench_api(
+        tmp.path(),
+        "anthropic",
+        "ANTHROPIC_API_KEY",
+        &base,
+        &["--model", "claude-haiku-4-5", "--no-cache"],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("go to Anthropic's API"), "{stderr}");
+    // Priced from the bundled table: Haiku 4.5 at $1 and $5 per million tokens.
+    assert_api_report(&stdout, "anthropic", 1.0, 5.0);
+}
+
+#[test]
+fn chat_completions_as_the_agent_with_a_skill_tool() {
+    let tmp = library();
+    let keys = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = keys.clone();
+    let port = serve(move |request| {
+        seen.lock().unwrap().push(request.headers.clone());
+        assert_eq!(
+            (request.method.as_str(), request.path.as_str()),
+            ("POST", "/v1/chat/completions")
+        );
+        let body: Value = serde_json::from_slice(&request.body).unwrap();
+        (200, "application/json", play(&body).to_string())
+    });
+    let base = format!("http://127.0.0.1:{port}/v1");
+    let (code, stdout, stderr) = bench_api(
+        tmp.path(),
+        "openai",
+        "OPENAI_API_KEY",
+        &base,
+        &["--no-cache"],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("go to OpenAI's API"), "{stderr}");
+    // The default model, GPT-5 mini, at $0.25 and $2 per million tokens.
+    assert!(stderr.contains("on gpt-5-mini"), "{stderr}");
+    let report = assert_api_report(&stdout, "openai", 0.25, 2.0);
+    assert_eq!(report["agent_version"], "chat-completions-api");
+    // The key went in the authorization header only.
+    let headers = keys.lock().unwrap();
+    assert_eq!(
+        headers.len(),
+        6,
+        "two turns with the skill, one without, twice"
+    );
+    assert!(
+        headers
+            .iter()
+            .all(|h| h.contains("authorization: Bearer sk-test-secret"))
+    );
+    assert!(!stdout.contains("sk-test-secret") && !stderr.contains("sk-test-secret"));
 }
 
 /// Gemini CLI loads a skill with `activate_skill` and writes with
@@ -423,43 +538,475 @@ cases:
 
 #[test]
 fn gemini_runs_both_arms_with_its_own_tools() {
-    require(Client::Gemini);
+    scripted_client_bench(Client::Gemini, GEMINI_SUITE);
+}
+
+/// OpenCode loads a skill with its `skill` tool and writes with `write`;
+/// its model speaks Chat Completions to the stand-in.
+const OPENCODE_SUITE: &str = r#"
+name: greet-opencode
+skill: greet
+cases:
+  - name: greets-ada
+    prompt: "Greet Ada in hello.txt"
+    graders:
+      - {type: file_matches, name: exclaims, path: hello.txt, pattern: "Hello, Ada!"}
+      - {type: skill_loaded, arm: with-only}
+      - {type: tool_used, tool: write}
+      - {type: tool_used, tool: bash, input_match: "cat hello.txt"}
+    script:
+      - skill: greet
+      - {write: {path: hello.txt, content: "Hello, Ada!\n"}, when: loaded}
+      - {write: {path: hello.txt, content: "hello ada\n"}, when: not-loaded}
+      - run: cat hello.txt
+      - answer: "Done: wrote hello.txt"
+"#;
+
+#[test]
+fn opencode_runs_both_arms_with_its_own_tools() {
+    let rg = std::process::Command::new("rg").arg("--version").output();
+    assert!(
+        rg.is_ok_and(|o| o.status.success()),
+        "OpenCode's skill tool needs ripgrep on PATH: run scripts/setup.sh (it installs the Debian package)"
+    );
+    let (report, _tmp) = scripted_client_bench(Client::Opencode, OPENCODE_SUITE);
+    let run = |arm: &str| {
+        report["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["arm"] == arm)
+            .unwrap()
+            .clone()
+    };
+    let with = run("with");
+    let tools: Vec<&str> = with["transcript"]["tool_calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(tools, ["skill", "write", "bash"], "{with}");
+    assert_eq!(with["transcript"]["finished"], true);
+    let without = run("without");
+    assert_eq!(without["files"][0][1], "hello ada\n", "{without}");
+}
+
+/// What a loopback batch API does with each request it processes, in the
+/// order processed; every request after the list is answered.
+#[derive(Clone, Copy, PartialEq)]
+enum Fate {
+    Fail,
+    Expire,
+    Cancel,
+}
+
+/// One batch of a loopback batch API: its requests (`custom_id`, body),
+/// how often it was polled, and its result lines once it ended.
+struct LoopbackBatch {
+    requests: Vec<(String, Value)>,
+    polls: usize,
+    lines: Option<(Vec<String>, Vec<String>, bool)>,
+}
+
+#[derive(Default)]
+struct BatchServer {
+    batches: Vec<LoopbackBatch>,
+    files: Vec<String>,
+    fates: std::collections::VecDeque<Fate>,
+    /// Requests submitted over every batch.
+    submitted: usize,
+}
+
+/// A loopback Anthropic Message Batches and OpenAI Batch API in their wire
+/// formats, playing [`play`]. A batch is in progress at its first poll and
+/// ended from the second on.
+fn batch_api(fates: &[Fate]) -> (u16, std::sync::Arc<std::sync::Mutex<BatchServer>>) {
+    use serde_json::json;
+    let server = std::sync::Arc::new(std::sync::Mutex::new(BatchServer {
+        fates: fates.iter().copied().collect(),
+        ..BatchServer::default()
+    }));
+    let shared = server.clone();
+    let port = serve(move |request| {
+        let mut server = shared.lock().unwrap();
+        assert!(
+            request.headers.contains("x-api-key: sk-test-secret")
+                || request
+                    .headers
+                    .contains("authorization: Bearer sk-test-secret"),
+            "{}",
+            request.headers
+        );
+        let host = request
+            .headers
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("host: ")
+                    .or_else(|| l.strip_prefix("Host: "))
+            })
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        let parts: Vec<&str> = request.path.trim_start_matches('/').split('/').collect();
+        let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+        let answer = match (request.method.as_str(), parts.as_slice()) {
+            ("POST", ["v1", "messages", "batches"]) => {
+                let requests: Vec<(String, Value)> = body["requests"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|r| {
+                        (
+                            r["custom_id"].as_str().unwrap().to_string(),
+                            r["params"].clone(),
+                        )
+                    })
+                    .collect();
+                let number = server.add(requests);
+                json!({"id": format!("msgbatch_{number}"), "type": "message_batch",
+                    "processing_status": "in_progress", "results_url": null})
+            }
+            ("GET", ["v1", "messages", "batches", id]) => {
+                let index = id.trim_start_matches("msgbatch_").parse::<usize>().unwrap() - 1;
+                let ended = server.poll(index, true);
+                json!({"id": id, "type": "message_batch",
+                    "processing_status": if ended { "ended" } else { "in_progress" },
+                    "results_url": ended.then(|| format!("http://{host}/v1/messages/batches/{id}/results"))})
+            }
+            ("GET", ["v1", "messages", "batches", id, "results"]) => {
+                let index = id.trim_start_matches("msgbatch_").parse::<usize>().unwrap() - 1;
+                let (lines, _, _) = server.batches[index].lines.clone().unwrap();
+                return (200, "application/binary", lines.join("\n"));
+            }
+            ("POST", ["v1", "files"]) => {
+                let form = String::from_utf8_lossy(&request.body).into_owned();
+                assert!(form.contains("name=\"purpose\"\r\n\r\nbatch\r\n"), "{form}");
+                let start = form.find("filename=\"batch.jsonl\"").unwrap();
+                let content = &form[start..];
+                let content = &content[content.find("\r\n\r\n").unwrap() + 4..];
+                let content = &content[..content.find("\r\n--").unwrap()];
+                server.files.push(content.to_string());
+                json!({"id": format!("file-{}", server.files.len()), "object": "file",
+                    "bytes": content.len(), "filename": "batch.jsonl", "purpose": "batch"})
+            }
+            ("POST", ["v1", "batches"]) => {
+                assert_eq!(body["endpoint"], "/v1/chat/completions");
+                assert_eq!(body["completion_window"], "24h");
+                let file = body["input_file_id"].as_str().unwrap();
+                let index = file.trim_start_matches("file-").parse::<usize>().unwrap() - 1;
+                let requests: Vec<(String, Value)> = server.files[index]
+                    .lines()
+                    .map(|line| {
+                        let line: Value = serde_json::from_str(line).unwrap();
+                        assert_eq!(line["url"], "/v1/chat/completions");
+                        (
+                            line["custom_id"].as_str().unwrap().to_string(),
+                            line["body"].clone(),
+                        )
+                    })
+                    .collect();
+                let number = server.add(requests);
+                json!({"id": format!("batch_{number}"), "object": "batch",
+                    "endpoint": "/v1/chat/completions", "input_file_id": file, "completion_window": "24h",
+                    "status": "validating", "output_file_id": null, "error_file_id": null,
+                    "request_counts": {"total": 0, "completed": 0, "failed": 0}})
+            }
+            ("GET", ["v1", "batches", id]) => {
+                let index = id.trim_start_matches("batch_").parse::<usize>().unwrap() - 1;
+                let ended = server.poll(index, false);
+                let (_, errors, expired) = server.batches[index].lines.clone().unwrap_or_default();
+                let status = match (ended, expired) {
+                    (false, _) => "in_progress",
+                    (true, true) => "expired",
+                    (true, false) => "completed",
+                };
+                json!({"id": id, "object": "batch", "endpoint": "/v1/chat/completions", "status": status,
+                    "output_file_id": ended.then(|| format!("out-{}", index + 1)),
+                    "error_file_id": (ended && !errors.is_empty()).then(|| format!("err-{}", index + 1))})
+            }
+            ("GET", ["v1", "files", id, "content"]) => {
+                let (kind, index) = id.split_once('-').unwrap();
+                let (lines, errors, _) = server.batches[index.parse::<usize>().unwrap() - 1]
+                    .lines
+                    .clone()
+                    .unwrap();
+                let text = if kind == "out" { lines } else { errors };
+                return (200, "application/octet-stream", text.join("\n"));
+            }
+            other => panic!("unexpected request {other:?}"),
+        };
+        (200, "application/json", answer.to_string())
+    });
+    (port, server)
+}
+
+impl BatchServer {
+    /// A new batch of `requests`; its number, from 1.
+    fn add(&mut self, requests: Vec<(String, Value)>) -> usize {
+        self.submitted += requests.len();
+        self.batches.push(LoopbackBatch {
+            requests,
+            polls: 0,
+            lines: None,
+        });
+        self.batches.len()
+    }
+
+    /// Polls a batch; when it ends, its result lines are made: (results or
+    /// output lines, error lines, whether a request expired).
+    fn poll(&mut self, index: usize, anthropic: bool) -> bool {
+        use serde_json::json;
+        let fates: Vec<Option<Fate>> = {
+            let batch = &mut self.batches[index];
+            batch.polls += 1;
+            if batch.polls < 2 || batch.lines.is_some() {
+                return batch.polls >= 2;
+            }
+            (0..batch.requests.len())
+                .map(|_| self.fates.pop_front())
+                .collect()
+        };
+        let batch = &mut self.batches[index];
+        let (mut lines, mut errors, mut expired) = (Vec::new(), Vec::new(), false);
+        for ((id, body), fate) in batch.requests.iter().zip(fates) {
+            expired |= fate == Some(Fate::Expire);
+            if anthropic {
+                let result = match fate {
+                    None => json!({"type": "succeeded", "message": play(body)}),
+                    Some(Fate::Fail) => json!({"type": "errored", "error": {"type": "error",
+                        "error": {"type": "api_error", "message": "Internal server error"}}}),
+                    Some(Fate::Expire) => json!({"type": "expired"}),
+                    Some(Fate::Cancel) => json!({"type": "canceled"}),
+                };
+                lines.push(json!({"custom_id": id, "result": result}).to_string());
+                continue;
+            }
+            match fate {
+                None => lines.push(json!({"id": "batch_req_1", "custom_id": id, "error": null,
+                    "response": {"status_code": 200, "request_id": "req_1", "body": play(body)}}).to_string()),
+                Some(Fate::Fail) => errors.push(json!({"id": "batch_req_2", "custom_id": id, "error": null,
+                    "response": {"status_code": 500, "request_id": "req_2",
+                        "body": {"error": {"message": "The server had an error", "type": "server_error"}}}}).to_string()),
+                Some(Fate::Expire) => errors.push(json!({"id": "batch_req_3", "custom_id": id, "response": null,
+                    "error": {"code": "batch_expired",
+                        "message": "This request could not be executed before the completion window expired."}}).to_string()),
+                Some(Fate::Cancel) => errors.push(json!({"id": "batch_req_4", "custom_id": id, "response": null,
+                    "error": {"code": "batch_cancelled",
+                        "message": "This request was not executed because the batch was cancelled."}}).to_string()),
+            }
+        }
+        batch.lines = Some((lines, errors, expired));
+        true
+    }
+}
+
+#[test]
+fn anthropic_batches_resume_where_the_last_invocation_stopped() {
     let tmp = library();
-    let lib = tmp.path().join("lib");
-    let suite = tmp.path().join("gemini.yaml");
-    fs::write(&suite, GEMINI_SUITE).unwrap();
+    let cache = tmp.path().join("cache");
+    let cache = cache.to_str().unwrap();
+    // The first request the batch API processes is cancelled.
+    let (port, server) = batch_api(&[Fate::Cancel]);
+    let base = format!("http://127.0.0.1:{port}");
+    let batch = ["--batch", "--model", "claude-haiku-4-5", "--cache", cache];
+    let bench = |extra: &[&str]| {
+        let args: Vec<&str> = batch.iter().chain(extra).copied().collect();
+        bench_api(tmp.path(), "anthropic", "ANTHROPIC_API_KEY", &base, &args)
+    };
+
+    // The preview prices the batch at half.
+    let (code, _, stderr) = bench(&["--preview"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("at the batch price (half)"), "{stderr}");
+
+    // The first turn of the four runs goes in a batch; nothing is waited for.
+    let (code, stdout, stderr) = bench(&[]);
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(stderr.contains("submitted 4 turn(s)"), "{stderr}");
+    assert!(
+        stderr.contains("4 of 4 run(s) waiting in batch msgbatch_1"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("run the same command again"), "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    let states: Vec<_> = fs::read_dir(tmp.path().join("cache/batches"))
+        .unwrap()
+        .collect();
+    assert_eq!(states.len(), 1);
+
+    // Run again while it is processing: nothing is submitted twice.
+    let (code, _, stderr) = bench(&[]);
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(!stderr.contains("submitted"), "{stderr}");
+    assert_eq!(server.lock().unwrap().batches.len(), 1);
+
+    // Once it ended: the runs without the skill finish, those with it
+    // called the Skill tool and their next turn goes in a second batch; the
+    // cancelled request's run is an error, to be submitted again.
+    let (code, _, stderr) = bench(&[]);
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(
+        stderr.contains("1 run(s) got no answer in their batch"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("msgbatch_2"), "{stderr}");
+
+    // Waiting collects the rest, the cancelled run's turns included.
+    let (code, stdout, stderr) = bench(&["--wait", "--poll", "0"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let report = assert_api_report(&stdout, "anthropic", 0.5, 2.5);
+    assert!(
+        report["notes"].to_string().contains("batch API"),
+        "{report}"
+    );
+    // Every turn was submitted once, and the cancelled one once more: two
+    // turns for each run with the skill, one for each without.
+    assert_eq!(server.lock().unwrap().submitted, 2 * 2 + 2 + 1);
+
+    // Everything is in the cache now, as if made call by call.
+    let (code, _, stderr) = bench(&[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("4 runs (4 cached)"), "{stderr}");
+    assert!(!stderr.contains("sk-test-secret"));
+}
+
+#[test]
+fn openai_batch_requests_that_expired_or_failed_are_errors_then_retried() {
+    let tmp = library();
+    let cache = tmp.path().join("cache");
+    let cache = cache.to_str().unwrap();
+    let (port, server) = batch_api(&[Fate::Expire, Fate::Fail]);
+    let base = format!("http://127.0.0.1:{port}/v1");
+    let args = ["--batch", "--wait", "--poll", "0", "--cache", cache];
+    let (code, stdout, stderr) = bench_api(tmp.path(), "openai", "OPENAI_API_KEY", &base, &args);
+    assert_eq!(code, Some(0), "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let errors: Vec<&str> = report["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["outcome"] == "error")
+        .map(|r| r["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(errors.len(), 2, "{report}");
+    assert!(
+        errors.iter().any(|e| e.contains("batch_expired")),
+        "{errors:?}"
+    );
+    assert!(errors.iter().any(|e| e.contains("HTTP 500")), "{errors:?}");
+
+    // The next invocation submits the failed runs' turns again.
+    let (code, stdout, stderr) = bench_api(tmp.path(), "openai", "OPENAI_API_KEY", &base, &args);
+    assert_eq!(code, Some(0), "{stderr}");
+    // GPT-5 mini at half of $0.25 and $2 per million tokens.
+    assert_api_report(&stdout, "openai", 0.125, 1.0);
+    assert_eq!(server.lock().unwrap().submitted, 2 * 2 + 2 + 2);
+    assert!(!stdout.contains("sk-test-secret") && !stderr.contains("sk-test-secret"));
+}
+
+#[test]
+fn batch_is_for_api_agents_only() {
+    let tmp = library();
     let output = Command::cargo_bin("hone")
         .unwrap()
         .arg("bench")
-        .arg(lib.join("greet"))
-        .arg(&suite)
-        .args([
-            "--agent",
-            "gemini",
-            "--scripted",
-            "--runs",
-            "2",
-            "--no-cache",
-            "--format",
-            "json",
-        ])
+        .arg(tmp.path().join("lib/greet"))
+        .args(["--agent", "codex", "--scripted", "--batch"])
         .output()
         .unwrap();
+    assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(report["agent"], "gemini");
-    let with = arm(&report, "with");
-    assert_eq!(
-        (with["measured"].as_u64(), with["passed"].as_u64()),
-        (Some(2), Some(2)),
-        "{report}"
+    assert!(
+        stderr.contains("use it with --agent anthropic or --agent openai"),
+        "{stderr}"
     );
-    assert_eq!(arm(&report, "without")["passed"], 0, "{report}");
-    assert_eq!(report["lift"]["mean"].as_f64(), Some(1.0), "{report}");
-    let run = &report["runs"][0];
-    assert_eq!(run["transcript"]["skills_loaded"][0], "greet", "{run}");
-    assert_eq!(run["transcript"]["final_reply"], "Done: wrote hello.txt");
+}
+
+/// Two machines each run half of a suite into a cache folder of their own;
+/// the folders copied together hold the whole benchmark.
+#[test]
+fn shards_run_on_two_machines_merge_by_copying_their_caches() {
+    let tmp = library();
+    let base = format!("http://127.0.0.1:{}", model_api());
+    let mut made = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let cache = tmp
+            .path()
+            .join(format!("cache-{}", shard.replace('/', "-of-")));
+        let args = ["--shard", shard, "--cache", cache.to_str().unwrap()];
+        let (code, stdout, stderr) =
+            bench_api(tmp.path(), "anthropic", "ANTHROPIC_API_KEY", &base, &args);
+        assert_eq!(code, Some(0), "{stderr}");
+        assert!(stderr.contains("2 runs (0 cached)"), "{stderr}");
+        let report: Value = serde_json::from_str(&stdout).unwrap();
+        made.push(report["runs"].as_array().unwrap().len());
+        // Copying is the merge: one file a run, named by its key.
+        let merged = tmp.path().join("merged");
+        fs::create_dir_all(&merged).unwrap();
+        for file in fs::read_dir(&cache).unwrap() {
+            let file = file.unwrap();
+            fs::copy(file.path(), merged.join(file.file_name())).unwrap();
+        }
+    }
+    assert_eq!(made, [2, 2]);
+    let merged = tmp.path().join("merged");
+    let args = ["--cache", merged.to_str().unwrap()];
+    let (code, stdout, stderr) =
+        bench_api(tmp.path(), "anthropic", "ANTHROPIC_API_KEY", &base, &args);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("4 runs (4 cached)"), "{stderr}");
+    assert_api_report(&stdout, "anthropic", 1.0, 5.0);
+}
+
+/// Ctrl+C while waiting for a batch stops waiting, not the batch: the
+/// state is kept and the next invocation collects it.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_while_waiting_leaves_the_batch_to_the_next_invocation() {
+    let tmp = library();
+    let cache = tmp.path().join("cache");
+    let (port, server) = batch_api(&[]);
+    let base = format!("http://127.0.0.1:{port}");
+    let suite = tmp.path().join("api.yaml");
+    fs::write(&suite, API_SUITE).unwrap();
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hone"))
+        .arg("bench")
+        .arg(tmp.path().join("lib/greet"))
+        .arg(&suite)
+        .args(["--agent", "anthropic", "--runs", "2", "--batch", "--wait"])
+        .args(["--poll", "3600", "--base-url", &base, "--cache"])
+        .arg(&cache)
+        .env("ANTHROPIC_API_KEY", "sk-test-secret")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the batch is submitted, the command waits an hour before it polls
+    // (a Ctrl+C only sets a flag: the state is saved either way).
+    while server.lock().unwrap().batches.is_empty() {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("4 of 4 run(s) waiting in batch msgbatch_1"),
+        "{stderr}"
+    );
+
+    let cache = cache.to_str().unwrap();
+    let args = ["--batch", "--wait", "--poll", "0", "--cache", cache];
+    let (code, stdout, stderr) =
+        bench_api(tmp.path(), "anthropic", "ANTHROPIC_API_KEY", &base, &args);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_api_report(&stdout, "anthropic", 0.5, 2.5);
+    assert_eq!(server.lock().unwrap().submitted, 2 * 2 + 2);
 }
 
 /// A live run (no `--scripted`) of an agent CLI whose scratch home holds no

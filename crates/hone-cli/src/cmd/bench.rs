@@ -4,13 +4,15 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use anstream::{eprintln, println};
 use hone_core::agent::PriceTable;
-use hone_core::agent::providers::key_from_env;
-use hone_core::bench::api::AnthropicAgent;
+use hone_core::agent::providers::{ANTHROPIC_KEY_ENV, OPENAI_KEY_ENV, key_from_env};
+use hone_core::bench::api::{Api, ApiAgent};
+use hone_core::bench::batch::{self, Wait};
 use hone_core::bench::judge::{AnthropicJudge, Judge};
-use hone_core::bench::run::{self, Agent, ArmSpec, BenchOptions};
+use hone_core::bench::run::{self, Agent, ArmSpec, BenchOptions, Shard};
 use hone_core::bench::{self, BenchReport, Outcome, Progress, ReportHeader, TaskSuite};
 use hone_core::clients::capture;
 use hone_core::clients::{Client, Environment};
@@ -27,7 +29,12 @@ workspace files go to the agent's provider, under your own login or key.
 
 Runs where the skill was available but never loaded are reported apart (\"measured nothing\") and \
 left out of the lift. Exit codes: 0 done (and every gate met), 1 a gate failed, 2 an error or a \
-cost preview over --max-cost.")]
+cost preview over --max-cost, 3 runs still waiting in a batch (run the same command again).
+
+With --batch, an API agent's turns go to the provider's batch API at half the price: each \
+invocation collects the batches that ended and submits the next turn of every other run, keeping \
+what is in flight in the cache folder, so running the same command again resumes; --wait polls \
+until every run has finished.")]
 pub struct Args {
     /// The library (a folder of skills, or one skill's folder).
     #[arg(value_name = "LIB")]
@@ -39,11 +46,13 @@ pub struct Args {
     /// The skill under test (default: the suite's `skill:`, else the library's only skill).
     #[arg(long)]
     skill: Option<String>,
-    /// The agent that runs the tasks: an agent CLI (claude-code, codex), or `anthropic`, the
-    /// Messages API with a `Skill` tool and no other (for skills whose work is the reply).
+    /// The agent that runs the tasks: an agent CLI (claude-code, codex, gemini, opencode), or a
+    /// model API with a `Skill` tool and no other (for skills whose work is the reply):
+    /// `anthropic` (the Messages API) or `openai` (Chat Completions).
     #[arg(long, value_parser = parse_agent, default_value = "claude-code")]
     agent: AgentName,
-    /// The API's base URL for `--agent anthropic` and `--judge` (default: Anthropic's).
+    /// The API's base URL for `--agent anthropic|openai`, and for `--judge` unless the agent is
+    /// `openai` (default: the provider's).
     #[arg(long)]
     base_url: Option<String>,
     /// The agent's model (default: the agent's own default).
@@ -85,6 +94,21 @@ pub struct Args {
     /// Gates: `lift=0.1` (the lift's mean at least), `pass=0.8` (the first arm's pass rate).
     #[arg(long = "min", value_name = "METRIC=VALUE")]
     min: Vec<String>,
+    /// Send the API agent's turns through the provider's batch API (half the price, answers within
+    /// a day): submit, then run the same command again to collect, or add --wait.
+    #[arg(long)]
+    batch: bool,
+    /// With --batch: poll until every run has finished instead of returning after one round.
+    #[arg(long, requires = "batch")]
+    wait: bool,
+    /// With --batch --wait: seconds between polls.
+    #[arg(long, value_name = "SECONDS", default_value = "60", requires = "wait")]
+    poll: u64,
+    /// Only part K of N of the suite's runs (1/2 and 2/2 split it in two), so that several machines
+    /// share a suite; copy their cache folders together and run once more without --shard for the
+    /// whole report.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
     /// Show the cost preview and stop.
     #[arg(long)]
     preview: bool,
@@ -95,16 +119,17 @@ pub struct Args {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum AgentName {
     Cli(Client),
-    Anthropic,
+    Api(Api),
 }
 
 fn parse_agent(name: &str) -> Result<AgentName, String> {
-    if name == "anthropic" {
-        return Ok(AgentName::Anthropic);
+    match name {
+        "anthropic" => Ok(AgentName::Api(Api::Anthropic)),
+        "openai" => Ok(AgentName::Api(Api::OpenAi)),
+        _ => super::clients::parse_client(name)
+            .map(AgentName::Cli)
+            .map_err(|e| format!("{e}, anthropic or openai")),
     }
-    super::clients::parse_client(name)
-        .map(AgentName::Cli)
-        .map_err(|e| format!("{e}, or anthropic"))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -117,21 +142,37 @@ enum Format {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let env = Environment::current();
     let api_agent = match args.agent {
-        AgentName::Anthropic => {
+        AgentName::Api(api) => {
             if args.scripted {
                 anyhow::bail!(
-                    "--scripted drives an agent CLI; `--agent anthropic` needs a live model"
+                    "--scripted drives an agent CLI; `--agent {}` needs a live model",
+                    api.name()
                 );
             }
-            let Some(key) = key_from_env("ANTHROPIC_API_KEY") else {
+            let (var, default_model) = match api {
+                Api::Anthropic => (ANTHROPIC_KEY_ENV, DEFAULT_ANTHROPIC_MODEL),
+                Api::OpenAi => (OPENAI_KEY_ENV, DEFAULT_OPENAI_MODEL),
+            };
+            let Some(key) = key_from_env(var) else {
                 anyhow::bail!(
-                    "--agent anthropic reads its key from ANTHROPIC_API_KEY, which is not set"
+                    "--agent {} reads its key from {var}, which is not set",
+                    api.name()
                 );
             };
-            let model = args.model.as_deref().unwrap_or(DEFAULT_API_MODEL);
-            Some(AnthropicAgent::new(model, key, args.base_url.as_deref()))
+            let model = args.model.as_deref().unwrap_or(default_model);
+            let base_url = args.base_url.as_deref();
+            Some(match api {
+                Api::Anthropic => ApiAgent::anthropic(model, key, base_url),
+                Api::OpenAi => ApiAgent::openai(model, key, base_url),
+            })
         }
         AgentName::Cli(client) => {
+            if args.batch {
+                anyhow::bail!(
+                    "--batch sends a model API's turns to its batch API: use it with --agent anthropic or --agent openai, not {}",
+                    client.display_name()
+                );
+            }
             if let Some(why) = run::unsupported(client, args.scripted) {
                 anyhow::bail!(why);
             }
@@ -150,7 +191,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             };
             Agent::Cli(installed)
         }
-        (None, AgentName::Anthropic) => unreachable!("an anthropic agent is made above"),
+        (None, AgentName::Api(_)) => unreachable!("an API agent is made above"),
     };
     let (agent_name, agent_version) = agent.id();
     let suite_path = match &args.suite {
@@ -180,13 +221,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let judge: Option<Box<dyn Judge>> = match &args.judge {
         None => None,
         Some(model) => {
-            let Some(key) = key_from_env("ANTHROPIC_API_KEY") else {
-                anyhow::bail!("--judge needs ANTHROPIC_API_KEY");
+            let Some(key) = key_from_env(ANTHROPIC_KEY_ENV) else {
+                anyhow::bail!("--judge needs {ANTHROPIC_KEY_ENV}");
             };
             Some(Box::new(AnthropicJudge::new(
                 model,
                 key,
-                args.base_url.as_deref(),
+                // The judge is Anthropic's: an OpenAI agent's base URL is not for it.
+                args.base_url
+                    .as_deref()
+                    .filter(|_| args.agent != AgentName::Api(Api::OpenAi)),
             )))
         }
     };
@@ -210,6 +254,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         judge: judge.as_deref(),
         prices: &prices,
         cancel: super::agent::cancel_on_ctrl_c(),
+        batch: args.batch,
+        shard: args.shard,
     };
     let preview = run::preview(
         &suite,
@@ -236,9 +282,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         _ if args.scripted => {
             eprintln!("bench: scripted model on a loopback stand-in: nothing leaves this machine")
         }
-        AgentName::Anthropic => eprintln!(
-            "bench: the prompts and the skill go to Anthropic's API ({})",
-            args.base_url.as_deref().unwrap_or("api.anthropic.com")
+        AgentName::Api(api) => eprintln!(
+            "bench: the prompts and the skill go to {}'s API ({})",
+            api.display_name(),
+            args.base_url.as_deref().unwrap_or(match api {
+                Api::Anthropic => "api.anthropic.com",
+                Api::OpenAi => "api.openai.com",
+            })
         ),
         AgentName::Cli(client) => eprintln!(
             "bench: the prompts, the skill and the workspace files go to {}'s provider",
@@ -283,10 +333,54 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ));
         }
     };
-    let (results, stopped) = run::run_suite(&suite, &skill, &arms, &options, &progress);
-    if let Some(bar) = bar.get() {
-        bar.finish_and_clear();
-    }
+    let (results, stopped) = if args.batch {
+        let wait = if args.wait {
+            Wait::Poll(Duration::from_secs(args.poll))
+        } else {
+            Wait::No
+        };
+        let batched = batch::run_batched(&suite, &suite_path, &skill, &arms, &options, wait)
+            .map_err(anyhow::Error::msg)?;
+        for note in &batched.notes {
+            eprintln!("bench: {note}");
+        }
+        if batched.submitted > 0 {
+            eprintln!(
+                "bench: submitted {} turn(s) to the batch API",
+                batched.submitted
+            );
+        }
+        if batched.waiting > 0 {
+            let failed = batched
+                .results
+                .iter()
+                .filter(|r| r.outcome == Outcome::Error)
+                .count();
+            if failed > 0 {
+                eprintln!(
+                    "bench: {failed} run(s) got no answer in their batch; they are submitted again next time"
+                );
+            }
+            eprintln!(
+                "bench: {} of {} run(s) waiting in batch {}; run the same command again to collect them (or add --wait)",
+                batched.waiting,
+                preview.runs,
+                batched.batches.join(", ")
+            );
+            return Ok(ExitCode::from(3));
+        }
+        let stopped = options.cancel.is_cancelled().then(|| {
+            "cancelled: the batches keep running; run the same command again to collect them"
+                .to_string()
+        });
+        (batched.results, stopped)
+    } else {
+        let finished = run::run_suite(&suite, &skill, &arms, &options, &progress);
+        if let Some(bar) = bar.get() {
+            bar.finish_and_clear();
+        }
+        finished
+    };
     let labels: Vec<(String, bool)> = arms
         .iter()
         .map(|a| (a.label.clone(), a.with_skill))
@@ -300,7 +394,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             agent_version,
             model: args.model.clone(),
             scripted: args.scripted,
-            notes: suite.notes.clone(),
+            notes: suite
+                .notes
+                .iter()
+                .cloned()
+                .chain(args.batch.then(|| {
+                    "answered through the provider's batch API, priced at half".to_string()
+                }))
+                .collect(),
         },
         &labels,
         &cases,
@@ -320,9 +421,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// The model of `--agent anthropic` when none is given: the cheapest that
-/// follows a skill well.
-const DEFAULT_API_MODEL: &str = "claude-haiku-4-5";
+/// The models of `--agent anthropic` and `--agent openai` when none is
+/// given: the cheapest of each that follows a skill well.
+const DEFAULT_ANTHROPIC_MODEL: &str = "claude-haiku-4-5";
+const DEFAULT_OPENAI_MODEL: &str = "gpt-5-mini";
 
 fn default_suite(library: &Path) -> anyhow::Result<PathBuf> {
     let dir = library.join(bench::TASKS_DIR);

@@ -20,6 +20,10 @@ use serde::{Deserialize, Serialize};
 
 use super::Usage;
 
+/// What a provider's batch API charges against its standard price:
+/// Anthropic's Message Batches and OpenAI's Batch API both bill half.
+pub const BATCH_PRICE_FACTOR: f64 = 0.5;
+
 /// Output tokens assumed per call in an estimate.
 pub const ESTIMATED_OUTPUT_TOKENS: u64 = 100;
 /// Tokens of a request's framing (role, message wrapper), added to its text.

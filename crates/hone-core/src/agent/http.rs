@@ -78,13 +78,66 @@ impl Http {
         cancel: &Cancel,
     ) -> Result<(serde_json::Value, u32), AgentError> {
         let body = body.to_string();
+        let sent = Body {
+            content_type: "application/json",
+            bytes: body.as_bytes(),
+        };
+        let (text, attempts) = self.send(url, headers, Some(&sent), MAX_BODY_BYTES, cancel)?;
+        Ok((parse_json(&text)?, attempts))
+    }
+
+    /// POSTs a body of any type (a multipart upload) and parses the JSON answer.
+    pub fn post_body(
+        &self,
+        url: &str,
+        headers: &[Header],
+        body: &Body,
+        cancel: &Cancel,
+    ) -> Result<serde_json::Value, AgentError> {
+        let (text, _) = self.send(url, headers, Some(body), MAX_BODY_BYTES, cancel)?;
+        parse_json(&text)
+    }
+
+    /// GETs `url` and parses the JSON answer.
+    pub fn get_json(
+        &self,
+        url: &str,
+        headers: &[Header],
+        cancel: &Cancel,
+    ) -> Result<serde_json::Value, AgentError> {
+        let (text, _) = self.send(url, headers, None, MAX_BODY_BYTES, cancel)?;
+        parse_json(&text)
+    }
+
+    /// GETs `url` as text of up to `limit` bytes (a batch's results).
+    pub fn get_text(
+        &self,
+        url: &str,
+        headers: &[Header],
+        limit: u64,
+        cancel: &Cancel,
+    ) -> Result<String, AgentError> {
+        self.send(url, headers, None, limit, cancel)
+            .map(|(text, _)| text)
+    }
+
+    /// POSTs `body`, or GETs without one, retrying what is worth retrying;
+    /// the answer's text and the attempts made.
+    fn send(
+        &self,
+        url: &str,
+        headers: &[Header],
+        body: Option<&Body>,
+        limit: u64,
+        cancel: &Cancel,
+    ) -> Result<(String, u32), AgentError> {
         let mut attempt = 0;
         loop {
             if cancel.is_cancelled() {
                 return Err(AgentError::Cancelled);
             }
             attempt += 1;
-            match self.once(url, headers, &body) {
+            match self.once(url, headers, body, limit) {
                 Ok(answer) => return Ok((answer, attempt)),
                 Err(failed) if failed.error.is_retryable() && attempt <= self.policy.retries => {
                     let wait = failed
@@ -120,20 +173,33 @@ impl Http {
         &self,
         url: &str,
         headers: &[Header],
-        body: &str,
-    ) -> Result<serde_json::Value, Attempt> {
+        body: Option<&Body>,
+        limit: u64,
+    ) -> Result<String, Attempt> {
         let fail = |error| Attempt {
             error,
             retry_after: None,
         };
-        let mut request = self
-            .agent
-            .post(url)
-            .header("content-type", "application/json");
-        for header in headers {
-            request = request.header(header.name, header.value);
-        }
-        let mut response = request.send(body).map_err(|e| fail(transport(e)))?;
+        let sent = match body {
+            Some(body) => {
+                let mut request = self
+                    .agent
+                    .post(url)
+                    .header("content-type", body.content_type);
+                for header in headers {
+                    request = request.header(header.name, header.value);
+                }
+                request.send(body.bytes)
+            }
+            None => {
+                let mut request = self.agent.get(url);
+                for header in headers {
+                    request = request.header(header.name, header.value);
+                }
+                request.call()
+            }
+        };
+        let mut response = sent.map_err(|e| fail(transport(e)))?;
         let status = response.status().as_u16();
         let retry_after = response
             .headers()
@@ -143,7 +209,7 @@ impl Http {
         let text = response
             .body_mut()
             .with_config()
-            .limit(MAX_BODY_BYTES)
+            .limit(limit)
             .read_to_string()
             .map_err(|e| Attempt {
                 error: transport(e),
@@ -158,13 +224,23 @@ impl Http {
                 retry_after,
             });
         }
-        serde_json::from_str(&text).map_err(|e| {
-            fail(AgentError::Malformed(format!(
-                "the answer is not valid JSON ({e}): {}",
-                excerpt(&text)
-            )))
-        })
+        Ok(text)
     }
+}
+
+/// A request's body: its content type and bytes.
+pub(crate) struct Body<'a> {
+    pub content_type: &'a str,
+    pub bytes: &'a [u8],
+}
+
+fn parse_json(text: &str) -> Result<serde_json::Value, AgentError> {
+    serde_json::from_str(text).map_err(|e| {
+        AgentError::Malformed(format!(
+            "the answer is not valid JSON ({e}): {}",
+            excerpt(text)
+        ))
+    })
 }
 
 fn transport(error: ureq::Error) -> AgentError {

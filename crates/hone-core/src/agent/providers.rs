@@ -9,7 +9,7 @@
 
 use serde_json::{Value, json};
 
-use super::http::{Header, Http, HttpPolicy, excerpt};
+use super::http::{Body, Header, Http, HttpPolicy, excerpt};
 use super::listing::{Listing, ListingStyle, SKILL_TOOL, skill_tool_schema};
 use super::{AgentError, Answer, Cancel, Choice, Provider, Usage};
 use crate::clients::claude_code::Placement;
@@ -82,10 +82,8 @@ impl MessagesApi {
         &self.base_url
     }
 
-    /// POSTs a Messages request; the answer and the attempts it took.
-    pub fn post(&self, body: &Value, cancel: &Cancel) -> Result<(Value, u32), AgentError> {
-        let url = format!("{}/v1/messages", self.base_url);
-        let headers = [
+    fn headers(&self) -> [Header<'_>; 2] {
+        [
             Header {
                 name: "x-api-key",
                 value: self.key.expose(),
@@ -94,9 +92,57 @@ impl MessagesApi {
                 name: "anthropic-version",
                 value: ANTHROPIC_VERSION,
             },
-        ];
-        self.http.post_json(&url, &headers, body, cancel)
+        ]
     }
+
+    /// POSTs a Messages request; the answer and the attempts it took.
+    pub fn post(&self, body: &Value, cancel: &Cancel) -> Result<(Value, u32), AgentError> {
+        let url = format!("{}/v1/messages", self.base_url);
+        self.http.post_json(&url, &self.headers(), body, cancel)
+    }
+
+    /// Creates a Message Batch of `requests` (`custom_id` and `params`
+    /// each); the batch as the API describes it.
+    pub fn create_batch(&self, requests: Vec<Value>, cancel: &Cancel) -> Result<Value, AgentError> {
+        let url = format!("{}/v1/messages/batches", self.base_url);
+        let body = json!({"requests": requests});
+        Ok(self.http.post_json(&url, &self.headers(), &body, cancel)?.0)
+    }
+
+    /// A Message Batch as it is now.
+    pub fn batch(&self, id: &str, cancel: &Cancel) -> Result<Value, AgentError> {
+        let url = format!("{}/v1/messages/batches/{id}", self.base_url);
+        self.http.get_json(&url, &self.headers(), cancel)
+    }
+
+    /// The JSONL results of an ended batch, from the `results_url` it gave;
+    /// the key goes only to the API's own host.
+    pub fn batch_results(&self, results_url: &str, cancel: &Cancel) -> Result<String, AgentError> {
+        if !same_origin(results_url, &self.base_url) {
+            return Err(AgentError::Malformed(format!(
+                "the batch's results_url {} is not on {}: the key is not sent there",
+                excerpt(results_url),
+                self.base_url
+            )));
+        }
+        self.http
+            .get_text(results_url, &self.headers(), MAX_RESULTS_BYTES, cancel)
+    }
+}
+
+/// The largest batch results read: thousands of full answers.
+const MAX_RESULTS_BYTES: u64 = 512 << 20;
+
+/// Whether `url` has `base`'s scheme, host and port.
+fn same_origin(url: &str, base: &str) -> bool {
+    let origin = |u: &str| {
+        let (scheme, rest) = u.split_once("://")?;
+        Some((
+            scheme.to_ascii_lowercase(),
+            rest.split('/').next()?.to_ascii_lowercase(),
+        ))
+    };
+    origin(url).is_some_and(|o| Some(o) == origin(base))
 }
 
 /// Claude through the Messages API with tool use.
@@ -247,18 +293,11 @@ pub fn parse_anthropic(answer: &Value) -> Result<Answer, AgentError> {
             _ => {}
         }
     }
-    let usage = &answer["usage"];
-    let count = |key: &str| usage.get(key).and_then(Value::as_u64).unwrap_or(0);
     Ok(Answer {
         choice: choice.unwrap_or(Choice::NoSkill {
             text: excerpt(&text),
         }),
-        usage: Usage {
-            input_tokens: count("input_tokens"),
-            output_tokens: count("output_tokens"),
-            cache_write_tokens: count("cache_creation_input_tokens"),
-            cache_read_tokens: count("cache_read_input_tokens"),
-        },
+        usage: messages_usage(&answer["usage"]),
         cost_usd: None,
         attempts: 1,
     })
@@ -290,11 +329,110 @@ fn malformed(what: &str, json: &Value) -> AgentError {
     AgentError::Malformed(format!("{what}: {}", excerpt(&json.to_string())))
 }
 
-/// The chat-completions wire format with tools.
-pub struct OpenAi {
+/// A chat-completions endpoint (OpenAI's, or a local server speaking its
+/// wire format): where it is, the key, and how calls are retried. Shared by
+/// the ranker and the task-eval agent.
+pub(crate) struct ChatCompletionsApi {
     http: Http,
     base_url: String,
     key: Option<Secret>,
+}
+
+impl ChatCompletionsApi {
+    /// `base_url` defaults to OpenAI's; `key` may be `None` for a local
+    /// server that needs none.
+    pub fn new(
+        key: Option<Secret>,
+        base_url: Option<&str>,
+        policy: HttpPolicy,
+    ) -> ChatCompletionsApi {
+        ChatCompletionsApi {
+            http: Http::new(policy),
+            base_url: base_url
+                .unwrap_or(OPENAI_BASE_URL)
+                .trim_end_matches('/')
+                .to_owned(),
+            key,
+        }
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    fn bearer(&self) -> Option<String> {
+        self.key.as_ref().map(|k| format!("Bearer {}", k.expose()))
+    }
+
+    /// POSTs a chat-completions request; the answer and the attempts it took.
+    pub fn post(&self, body: &Value, cancel: &Cancel) -> Result<(Value, u32), AgentError> {
+        let url = format!("{}/chat/completions", self.base_url);
+        let bearer = self.bearer();
+        self.http
+            .post_json(&url, &authorization(&bearer), body, cancel)
+    }
+
+    /// Uploads a batch's input file (JSONL, purpose `batch`); the file as
+    /// the API describes it.
+    pub fn upload_batch_file(&self, jsonl: &str, cancel: &Cancel) -> Result<Value, AgentError> {
+        let url = format!("{}/files", self.base_url);
+        let boundary = format!("hone-{:016x}", fastrand::u64(..));
+        let form = format!(
+            "--{boundary}\r\ncontent-disposition: form-data; name=\"purpose\"\r\n\r\nbatch\r\n--{boundary}\r\ncontent-disposition: form-data; name=\"file\"; filename=\"batch.jsonl\"\r\ncontent-type: application/jsonl\r\n\r\n{jsonl}\r\n--{boundary}--\r\n"
+        );
+        let content_type = format!("multipart/form-data; boundary={boundary}");
+        let body = Body {
+            content_type: &content_type,
+            bytes: form.as_bytes(),
+        };
+        let bearer = self.bearer();
+        self.http
+            .post_body(&url, &authorization(&bearer), &body, cancel)
+    }
+
+    /// Creates a batch of chat completions from an uploaded input file.
+    pub fn create_batch(&self, input_file_id: &str, cancel: &Cancel) -> Result<Value, AgentError> {
+        let url = format!("{}/batches", self.base_url);
+        let body = json!({"input_file_id": input_file_id, "endpoint": "/v1/chat/completions",
+            "completion_window": "24h"});
+        let bearer = self.bearer();
+        Ok(self
+            .http
+            .post_json(&url, &authorization(&bearer), &body, cancel)?
+            .0)
+    }
+
+    /// A batch as it is now.
+    pub fn batch(&self, id: &str, cancel: &Cancel) -> Result<Value, AgentError> {
+        let url = format!("{}/batches/{id}", self.base_url);
+        let bearer = self.bearer();
+        self.http.get_json(&url, &authorization(&bearer), cancel)
+    }
+
+    /// A file's content (a batch's output or error file, JSONL).
+    pub fn file_content(&self, id: &str, cancel: &Cancel) -> Result<String, AgentError> {
+        let url = format!("{}/files/{id}/content", self.base_url);
+        let bearer = self.bearer();
+        self.http
+            .get_text(&url, &authorization(&bearer), MAX_RESULTS_BYTES, cancel)
+    }
+}
+
+/// The `authorization` header, when there is a key.
+fn authorization(bearer: &Option<String>) -> Vec<Header<'_>> {
+    bearer
+        .as_deref()
+        .map(|value| Header {
+            name: "authorization",
+            value,
+        })
+        .into_iter()
+        .collect()
+}
+
+/// The chat-completions wire format with tools.
+pub struct OpenAi {
+    api: ChatCompletionsApi,
     model: String,
 }
 
@@ -307,12 +445,7 @@ impl OpenAi {
         policy: HttpPolicy,
     ) -> OpenAi {
         OpenAi {
-            http: Http::new(policy),
-            base_url: base_url
-                .unwrap_or(OPENAI_BASE_URL)
-                .trim_end_matches('/')
-                .to_owned(),
-            key,
+            api: ChatCompletionsApi::new(key, base_url, policy),
             model: model.to_owned(),
         }
     }
@@ -379,7 +512,7 @@ impl Provider for OpenAi {
     }
 
     fn endpoint(&self) -> String {
-        self.base_url.clone()
+        self.api.base_url().to_owned()
     }
 
     fn prompt_caching(&self) -> bool {
@@ -391,19 +524,7 @@ impl Provider for OpenAi {
     }
 
     fn ask(&self, listing: &Listing, request: &str, cancel: &Cancel) -> Result<Answer, AgentError> {
-        let url = format!("{}/chat/completions", self.base_url);
-        let bearer = self.key.as_ref().map(|k| format!("Bearer {}", k.expose()));
-        let headers: Vec<Header> = bearer
-            .as_deref()
-            .map(|value| Header {
-                name: "authorization",
-                value,
-            })
-            .into_iter()
-            .collect();
-        let (answer, attempts) =
-            self.http
-                .post_json(&url, &headers, &self.body(listing, request), cancel)?;
+        let (answer, attempts) = self.api.post(&self.body(listing, request), cancel)?;
         let mut answer = parse_openai(&answer, listing)?;
         answer.attempts = attempts;
         Ok(answer)
@@ -452,31 +573,37 @@ pub fn parse_openai(answer: &Value, listing: &Listing) -> Result<Answer, AgentEr
         break;
     }
     let text = message.get("content").and_then(Value::as_str).unwrap_or("");
-    let usage = &answer["usage"];
-    let prompt = usage
-        .get("prompt_tokens")
-        .and_then(Value::as_u64)
-        .unwrap_or(0);
-    let cached = usage
-        .pointer("/prompt_tokens_details/cached_tokens")
-        .and_then(Value::as_u64)
-        .unwrap_or(0)
-        .min(prompt);
     Ok(Answer {
         choice: choice.unwrap_or(Choice::NoSkill {
             text: excerpt(text),
         }),
-        usage: Usage {
-            // `prompt_tokens` includes the cached ones; they are billed apart.
-            input_tokens: prompt - cached,
-            output_tokens: usage
-                .get("completion_tokens")
-                .and_then(Value::as_u64)
-                .unwrap_or(0),
-            cache_write_tokens: 0,
-            cache_read_tokens: cached,
-        },
+        usage: chat_usage(&answer["usage"]),
         cost_usd: None,
         attempts: 1,
     })
+}
+
+/// The `usage` of a chat completion.
+pub(crate) fn chat_usage(usage: &Value) -> Usage {
+    let count = |pointer: &str| usage.pointer(pointer).and_then(Value::as_u64).unwrap_or(0);
+    let prompt = count("/prompt_tokens");
+    let cached = count("/prompt_tokens_details/cached_tokens").min(prompt);
+    Usage {
+        // `prompt_tokens` includes the cached ones; they are billed apart.
+        input_tokens: prompt - cached,
+        output_tokens: count("/completion_tokens"),
+        cache_write_tokens: 0,
+        cache_read_tokens: cached,
+    }
+}
+
+/// The `usage` of a Messages answer.
+pub(crate) fn messages_usage(usage: &Value) -> Usage {
+    let count = |key: &str| usage.get(key).and_then(Value::as_u64).unwrap_or(0);
+    Usage {
+        input_tokens: count("input_tokens"),
+        output_tokens: count("output_tokens"),
+        cache_write_tokens: count("cache_creation_input_tokens"),
+        cache_read_tokens: count("cache_read_input_tokens"),
+    }
 }

@@ -18,6 +18,7 @@
 //! trigger evals are the tool for that problem.
 
 pub mod api;
+pub mod batch;
 pub mod edit;
 pub mod grade;
 pub mod import;

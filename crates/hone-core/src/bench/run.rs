@@ -22,11 +22,12 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::api::{AnthropicAgent, OfferedSkill};
+use super::api::{Api, ApiAgent, OfferedSkill};
 use super::grade::{self, Graded, RunView};
 use super::judge::Judge;
 use super::suite::{TaskCase, TaskSuite};
 use super::transcript::Transcript;
+use crate::agent::cost::BATCH_PRICE_FACTOR;
 use crate::agent::{Cancel, PriceTable, Usage};
 use crate::clients::capture::{self, Installed, Isolation, Links, Plan, Task};
 use crate::clients::script::{self, Script};
@@ -262,7 +263,7 @@ fn git_checkout(dir: &Path, rev: &str) -> Result<tempfile::TempDir, String> {
 /// minimal tool loop of [`super::api`].
 pub enum Agent<'a> {
     Cli(Installed),
-    Api(&'a AnthropicAgent),
+    Api(&'a ApiAgent),
 }
 
 impl Agent<'_> {
@@ -273,7 +274,23 @@ impl Agent<'_> {
                 installed.client.as_str().to_string(),
                 installed.version.clone(),
             ),
-            Agent::Api(_) => ("anthropic".into(), "messages-api".into()),
+            Agent::Api(api) => (api.api().name().into(), api.api().version().into()),
+        }
+    }
+
+    /// The tokenizer the agent's model counts with, for the cost preview.
+    fn tokenizer(&self) -> crate::tokens::Tokenizer {
+        match self {
+            Agent::Cli(installed)
+                if matches!(
+                    installed.client,
+                    Client::Codex | Client::Gemini | Client::Opencode
+                ) =>
+            {
+                crate::tokens::Tokenizer::o200k()
+            }
+            Agent::Api(api) if api.api() == Api::OpenAi => crate::tokens::Tokenizer::o200k(),
+            _ => crate::tokens::Tokenizer::claude(),
         }
     }
 
@@ -307,6 +324,11 @@ pub struct BenchOptions<'a> {
     pub judge: Option<&'a dyn Judge>,
     pub prices: &'a PriceTable,
     pub cancel: Cancel,
+    /// The API agent's turns go through its provider's batch API
+    /// ([`super::batch`]), at the batch price.
+    pub batch: bool,
+    /// Only this part of the suite's runs.
+    pub shard: Option<Shard>,
 }
 
 /// Claude Code's default model at the version Hone models (2.1.328): what
@@ -391,10 +413,74 @@ pub struct Progress {
 }
 
 /// One run to do.
-struct Job<'a> {
-    case: &'a TaskCase,
-    arm: &'a Arm,
-    run: u32,
+pub(super) struct Job<'a> {
+    pub case: &'a TaskCase,
+    pub arm: &'a Arm,
+    pub run: u32,
+}
+
+/// Every run of the suite (of its shard, if the options name one), by
+/// case, run number and arm.
+pub(super) fn jobs<'a>(
+    suite: &'a TaskSuite,
+    arms: &'a [Arm],
+    options: &BenchOptions,
+) -> Vec<Job<'a>> {
+    let mut jobs = Vec::new();
+    for case in &suite.cases {
+        for run in 0..options.runs_of(case) {
+            for arm in arms {
+                jobs.push(Job { case, arm, run });
+            }
+        }
+    }
+    match options.shard {
+        Some(shard) => jobs
+            .into_iter()
+            .enumerate()
+            .filter(|(index, _)| shard.holds(*index))
+            .map(|(_, job)| job)
+            .collect(),
+        None => jobs,
+    }
+}
+
+/// One of `count` parts of a suite's runs (`index` from 1), so that several
+/// machines split a suite: every `count`-th run, each run in one part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    /// `K/N`, with 1 ≤ K ≤ N.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let parsed = text
+            .split_once('/')
+            .and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
+        match parsed {
+            Some((index, count)) if (1..=count).contains(&index) => Ok(Shard { index, count }),
+            _ => Err(format!(
+                "`{text}` is not a shard: K/N with 1 ≤ K ≤ N (1/3, 2/3 and 3/3 split a suite in three)"
+            )),
+        }
+    }
+
+    fn holds(self, run: usize) -> bool {
+        run % self.count as usize == (self.index - 1) as usize
+    }
+}
+
+/// Results in the suite's order: case, arm, run.
+pub(super) fn sort_results(suite: &TaskSuite, arms: &[Arm], results: &mut [RunResult]) {
+    results.sort_by_key(|r| {
+        (
+            suite.cases.iter().position(|c| c.name == r.case),
+            arms.iter().position(|a| a.label == r.arm),
+            r.run,
+        )
+    });
 }
 
 /// Every run of the suite: a run for each case, arm and run number, in
@@ -406,14 +492,7 @@ pub fn run_suite(
     options: &BenchOptions,
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> (Vec<RunResult>, Option<String>) {
-    let mut queue = VecDeque::new();
-    for case in &suite.cases {
-        for run in 0..options.runs_of(case) {
-            for arm in arms {
-                queue.push_back(Job { case, arm, run });
-            }
-        }
-    }
+    let queue: VecDeque<Job> = jobs(suite, arms, options).into();
     let total = queue.len();
     let queue = Mutex::new(queue);
     let results: Mutex<Vec<RunResult>> = Mutex::new(Vec::new());
@@ -457,14 +536,7 @@ pub fn run_suite(
         }
     });
     let mut results = results.into_inner().unwrap_or_default();
-    let order = |r: &RunResult| {
-        (
-            suite.cases.iter().position(|c| c.name == r.case),
-            arms.iter().position(|a| a.label == r.arm),
-            r.run,
-        )
-    };
-    results.sort_by_key(order);
+    sort_results(suite, arms, &mut results);
     (results, stopped.into_inner().unwrap_or_default())
 }
 
@@ -477,7 +549,7 @@ fn set_once(slot: &Mutex<Option<String>>, why: &str) {
 }
 
 /// The cache key of a run.
-fn cache_key(options: &BenchOptions, case: &TaskCase, arm: &Arm, run: u32) -> String {
+pub(super) fn cache_key(options: &BenchOptions, case: &TaskCase, arm: &Arm, run: u32) -> String {
     let case_json = serde_json::to_string(case).unwrap_or_default();
     let (agent, version) = options.agent.id();
     let key = format!(
@@ -500,31 +572,34 @@ fn cached_or_run(
     options: &BenchOptions,
 ) -> RunResult {
     let key = cache_key(options, job.case, job.arm, job.run);
-    let file = options
-        .cache_dir
-        .as_ref()
-        .map(|dir| dir.join(format!("{key}.json")));
-    if let Some(file) = &file
-        && let Ok(bytes) = std::fs::read(file)
-        && let Ok(mut result) = serde_json::from_slice::<RunResult>(&bytes)
-    {
-        result.cached = true;
-        // The arm's label may differ between benchmarks with the same content.
-        result.arm = job.arm.label.clone();
+    if let Some(result) = cached(options, job, &key) {
         return result;
     }
-    let mut result = run_with_retries(suite, skill, job, options);
-    // An error is not cached: the next benchmark tries again.
-    if let Some(file) = &file
-        && result.outcome != Outcome::Error
-        && let Some(dir) = file.parent()
-        && std::fs::create_dir_all(dir).is_ok()
-        && let Ok(bytes) = serde_json::to_vec(&result)
-    {
-        let _ = crate::workspace::write_atomic(file, &bytes);
-    }
-    result.cached = false;
+    let result = run_with_retries(suite, skill, job, options);
+    store(options, &key, &result);
     result
+}
+
+/// The job's result from the cache, if it holds one.
+pub(super) fn cached(options: &BenchOptions, job: &Job, key: &str) -> Option<RunResult> {
+    let file = options.cache_dir.as_ref()?.join(format!("{key}.json"));
+    let mut result = serde_json::from_slice::<RunResult>(&std::fs::read(file).ok()?).ok()?;
+    result.cached = true;
+    // The arm's label may differ between benchmarks with the same content.
+    result.arm = job.arm.label.clone();
+    Some(result)
+}
+
+/// Caches a finished run; an error is not cached, so the next benchmark
+/// tries again.
+pub(super) fn store(options: &BenchOptions, key: &str, result: &RunResult) {
+    if let Some(dir) = &options.cache_dir
+        && result.outcome != Outcome::Error
+        && std::fs::create_dir_all(dir).is_ok()
+        && let Ok(bytes) = serde_json::to_vec(result)
+    {
+        let _ = crate::workspace::write_atomic(&dir.join(format!("{key}.json")), &bytes);
+    }
 }
 
 fn run_with_retries(
@@ -548,7 +623,7 @@ fn run_with_retries(
     }
 }
 
-fn error_result(job: &Job, status: String) -> RunResult {
+pub(super) fn error_result(job: &Job, status: String) -> RunResult {
     RunResult {
         case: job.case.name.clone(),
         arm: job.arm.label.clone(),
@@ -608,42 +683,73 @@ fn prepare_workspace(
     Ok(())
 }
 
+/// A run's scratch folder: its workspace and home laid out, and the
+/// workspace's files before the agent started.
+pub(super) struct Scratch {
+    workspace: PathBuf,
+    home: PathBuf,
+    before: grade::Snapshot,
+    _dir: tempfile::TempDir,
+}
+
+/// Lays out the job's scratch workspace and home.
+pub(super) fn lay_out(
+    suite: &TaskSuite,
+    job: &Job,
+    options: &BenchOptions,
+) -> Result<Scratch, String> {
+    let dir = match &options.scratch_dir {
+        Some(dir) => std::fs::create_dir_all(dir)
+            .and_then(|()| tempfile::Builder::new().prefix("run-").tempdir_in(dir)),
+        None => tempfile::tempdir(),
+    }
+    .map_err(|_| "cannot make a scratch folder".to_string())?;
+    let workspace = dir.path().join("workspace");
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home)
+        .and_then(|()| {
+            prepare_workspace(suite, job.case, job.arm, options.agent.client(), &workspace)
+        })
+        .map_err(|e| format!("cannot lay out the workspace: {e}"))?;
+    Ok(Scratch {
+        before: grade::snapshot(&workspace),
+        workspace,
+        home,
+        _dir: dir,
+    })
+}
+
+/// The skill an arm offers an API agent, loaded.
+pub(super) fn arm_skill(arm: &Arm) -> Option<crate::skill::Skill> {
+    arm.skill
+        .as_ref()
+        .and_then(|(dir, _)| crate::skill::Skill::load(dir).ok())
+}
+
+/// What an API agent is offered of a loaded skill.
+pub(super) fn offer(skill: &crate::skill::Skill) -> OfferedSkill<'_> {
+    OfferedSkill {
+        name: &skill.id,
+        description: skill.meta.description.as_deref().unwrap_or_default(),
+        skill_md: &skill.path,
+    }
+}
+
 fn run_once(
     suite: &TaskSuite,
     skill: &SkillUnderTest,
     job: &Job,
     options: &BenchOptions,
 ) -> RunResult {
-    let client = options.agent.client();
-    let scratch = match &options.scratch_dir {
-        Some(dir) => std::fs::create_dir_all(dir)
-            .and_then(|()| tempfile::Builder::new().prefix("run-").tempdir_in(dir)),
-        None => tempfile::tempdir(),
+    let scratch = match lay_out(suite, job, options) {
+        Ok(scratch) => scratch,
+        Err(e) => return error_result(job, e),
     };
-    let Ok(scratch) = scratch else {
-        return error_result(job, "cannot make a scratch folder".into());
-    };
-    let workspace = scratch.path().join("workspace");
-    let home = scratch.path().join("home");
-    if let Err(e) = std::fs::create_dir_all(&home)
-        .and_then(|()| prepare_workspace(suite, job.case, job.arm, client, &workspace))
-    {
-        return error_result(job, format!("cannot lay out the workspace: {e}"));
-    }
-    let before = grade::snapshot(&workspace);
     let (transcript, seconds, status) = match &options.agent {
         Agent::Api(api) => {
             let started = std::time::Instant::now();
-            let loaded = job
-                .arm
-                .skill
-                .as_ref()
-                .and_then(|(dir, _)| crate::skill::Skill::load(dir).ok());
-            let offered = loaded.as_ref().map(|skill| OfferedSkill {
-                name: &skill.id,
-                description: skill.meta.description.as_deref().unwrap_or_default(),
-                skill_md: &skill.path,
-            });
+            let loaded = arm_skill(job.arm);
+            let offered = loaded.as_ref().map(offer);
             match api.run(
                 &job.case.prompt,
                 offered.as_ref(),
@@ -661,12 +767,12 @@ fn run_once(
         Agent::Cli(installed) => {
             let script = options.scripted.then(|| Script {
                 steps: job.case.script.clone(),
-                workspace: workspace.clone(),
+                workspace: scratch.workspace.clone(),
             });
             let plan = Plan {
                 installed: installed.clone(),
-                project: workspace.clone(),
-                home: home.clone(),
+                project: scratch.workspace.clone(),
+                home: scratch.home.clone(),
                 model: options.model.clone(),
                 vars: Vec::new(),
                 timeout_secs: job.case.timeout,
@@ -698,13 +804,26 @@ fn run_once(
             (transcript, captured.seconds, captured.status)
         }
     };
+    graded(skill, job, options, &scratch, transcript, seconds, status)
+}
+
+/// A finished run, graded on its scratch workspace and priced.
+pub(super) fn graded(
+    skill: &SkillUnderTest,
+    job: &Job,
+    options: &BenchOptions,
+    scratch: &Scratch,
+    transcript: Transcript,
+    seconds: f64,
+    status: String,
+) -> RunResult {
     let view = RunView {
         transcript: &transcript,
-        workspace: &workspace,
-        before: &before,
+        workspace: &scratch.workspace,
+        before: &scratch.before,
         skill: &skill.name,
         with_skill: job.arm.with_skill,
-        home: &home,
+        home: &scratch.home,
     };
     let graded = grade::grade(&job.case.graders, &view, options.judge);
     let loaded = transcript.skills_loaded.iter().any(|s| s == &skill.name);
@@ -726,9 +845,14 @@ fn run_once(
                 Agent::Api(api) => Some(api.model.as_str()),
                 Agent::Cli(_) => options.model.as_deref(),
             };
-            model
+            let usd = model
                 .and_then(|m| options.prices.price(m))
-                .map_or(0.0, |(_, price)| price.of(&transcript.usage))
+                .map_or(0.0, |(_, price)| price.of(&transcript.usage));
+            if options.batch {
+                usd * BATCH_PRICE_FACTOR
+            } else {
+                usd
+            }
         })
     };
     RunResult {
@@ -737,7 +861,7 @@ fn run_once(
         run: job.run,
         outcome,
         graded,
-        files: changed_files(&workspace, &before),
+        files: changed_files(&scratch.workspace, &scratch.before),
         transcript,
         seconds,
         cost_usd,
@@ -764,8 +888,13 @@ fn changed_files(workspace: &Path, before: &grade::Snapshot) -> Vec<(String, Str
 pub fn unsupported(client: Client, scripted: bool) -> Option<String> {
     match client {
         Client::ClaudeCode | Client::Codex | Client::Gemini => None,
+        Client::Opencode if scripted => None,
+        Client::Opencode => Some(format!(
+            "{} runs only with --scripted for now: its live provider needs a configuration Hone does not write yet",
+            client.display_name()
+        )),
         _ => Some(format!(
-            "{} cannot run task evals yet: Hone reads the transcripts of Claude Code, Codex and Gemini CLI only",
+            "{} cannot run task evals yet: Hone reads the transcripts of Claude Code, Codex, Gemini CLI and OpenCode only",
             client.display_name()
         )),
     }
@@ -870,12 +999,14 @@ pub struct CostPreview {
 /// client sent to the stand-in. Claude Code 2.1.328: 50,283 characters of
 /// JSON, ~13,267 tokens by Hone's Claude estimate; Codex 0.171.0: 37,668
 /// characters, 8,487 o200k tokens; Gemini CLI 0.61.0 with its tools offered:
-/// 48,677 characters, 10,585 o200k tokens.
+/// 48,677 characters, 10,585 o200k tokens; OpenCode 1.18.33: 30,880
+/// characters, 6,919 o200k tokens.
 /// A model API agent has a one-line system prompt and one tool.
 pub fn base_tokens(client: Option<Client>) -> u64 {
     match client {
         Some(Client::Codex) => 8_500,
         Some(Client::Gemini) => 10_500,
+        Some(Client::Opencode) => 7_000,
         Some(_) => 13_000,
         None => 100,
     }
@@ -893,48 +1024,44 @@ pub fn preview(
     default_model: &str,
 ) -> CostPreview {
     let client = options.agent.client();
-    let tokenizer = if matches!(client, Some(Client::Codex | Client::Gemini)) {
-        crate::tokens::Tokenizer::o200k()
-    } else {
-        crate::tokens::Tokenizer::claude()
-    };
+    let tokenizer = options.agent.tokenizer();
     let base = base_tokens(client);
-    let model = options
-        .model
-        .clone()
-        .unwrap_or_else(|| default_model.to_string());
+    let model = match &options.agent {
+        // The API agent knows its model, defaulted or not.
+        Agent::Api(api) => api.model.clone(),
+        Agent::Cli(_) => options
+            .model
+            .clone()
+            .unwrap_or_else(|| default_model.to_string()),
+    };
     let price = options.prices.price(&model);
     let (mut runs, mut cached) = (0, 0);
     let mut usage = Usage::default();
-    for case in &suite.cases {
-        for run in 0..options.runs_of(case) {
-            for arm in arms {
-                runs += 1;
-                let key = cache_key(options, case, arm, run);
-                if options
-                    .cache_dir
-                    .as_ref()
-                    .is_some_and(|d| d.join(format!("{key}.json")).is_file())
-                {
-                    cached += 1;
-                    continue;
-                }
-                let skill_tokens = arm.skill.as_ref().map_or(0, |(dir, _)| {
-                    std::fs::read_to_string(dir.join("SKILL.md"))
-                        .map(|t| tokenizer.count(&t) as u64)
-                        .unwrap_or(0)
-                });
-                let prompt = tokenizer.count(&case.prompt) as u64;
-                // The agent's base prompt is cached after the first turn.
-                let per_turn = prompt + skill_tokens + 500;
-                usage.add(&Usage {
-                    input_tokens: per_turn * ESTIMATED_TURNS,
-                    output_tokens: ESTIMATED_OUTPUT_PER_TURN * ESTIMATED_TURNS,
-                    cache_write_tokens: base,
-                    cache_read_tokens: base * (ESTIMATED_TURNS - 1),
-                });
-            }
+    for Job { case, arm, run } in jobs(suite, arms, options) {
+        runs += 1;
+        let key = cache_key(options, case, arm, run);
+        if options
+            .cache_dir
+            .as_ref()
+            .is_some_and(|d| d.join(format!("{key}.json")).is_file())
+        {
+            cached += 1;
+            continue;
         }
+        let skill_tokens = arm.skill.as_ref().map_or(0, |(dir, _)| {
+            std::fs::read_to_string(dir.join("SKILL.md"))
+                .map(|t| tokenizer.count(&t) as u64)
+                .unwrap_or(0)
+        });
+        let prompt = tokenizer.count(&case.prompt) as u64;
+        // The agent's base prompt is cached after the first turn.
+        let per_turn = prompt + skill_tokens + 500;
+        usage.add(&Usage {
+            input_tokens: per_turn * ESTIMATED_TURNS,
+            output_tokens: ESTIMATED_OUTPUT_PER_TURN * ESTIMATED_TURNS,
+            cache_write_tokens: base,
+            cache_read_tokens: base * (ESTIMATED_TURNS - 1),
+        });
     }
     CostPreview {
         runs,
@@ -944,11 +1071,21 @@ pub fn preview(
         usd: if options.scripted {
             Some(0.0)
         } else {
-            price.map(|(_, p)| p.of(&usage))
+            let factor = if options.batch {
+                BATCH_PRICE_FACTOR
+            } else {
+                1.0
+            };
+            price.map(|(_, p)| p.of(&usage) * factor)
         },
         model,
         basis: format!(
-            "{ESTIMATED_TURNS} turns a run, {ESTIMATED_OUTPUT_PER_TURN} output tokens a turn, the agent's own ~{base}-token prompt cached after the first turn; a run that takes more turns costs more"
+            "{ESTIMATED_TURNS} turns a run, {ESTIMATED_OUTPUT_PER_TURN} output tokens a turn, the agent's own ~{base}-token prompt cached after the first turn{}; a run that takes more turns costs more",
+            if options.batch {
+                ", at the batch price (half)"
+            } else {
+                ""
+            }
         ),
     }
 }

@@ -15,6 +15,13 @@
 //! `agent_message`, tool calls) and a `turn.completed` with the usage. Its
 //! shell calls are named `exec_command`, after the model's tool, and its
 //! patches `apply_patch`.
+//!
+//! OpenCode writes its transcript with `run --format json`: a `step_start`
+//! and a `step_finish` around each model turn, the finish holding the turn's
+//! tokens, cost and why it ended (`tool-calls`, or `stop` on the last);
+//! between them a `tool_use` per finished call (the tool, its input, and a
+//! `completed` or `error` status) and `text` parts. A run that fails ends
+//! with an `error` event instead of a last `stop`.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -68,7 +75,8 @@ impl Transcript {
             Client::ClaudeCode => parse_claude_code(stdout),
             Client::Codex => parse_codex(stdout),
             Client::Gemini => parse_gemini(stdout),
-            _ => Transcript::default(),
+            Client::Opencode => parse_opencode(stdout),
+            Client::Copilot => Transcript::default(),
         }
     }
 }
@@ -197,6 +205,49 @@ fn parse_gemini(stdout: &str) -> Transcript {
     transcript
 }
 
+fn parse_opencode(stdout: &str) -> Transcript {
+    let mut transcript = Transcript::default();
+    let mut reply = String::new();
+    for line in stdout.lines() {
+        let Ok(event) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        let part = &event["part"];
+        match event["type"].as_str() {
+            Some("tool_use") => {
+                reply.clear();
+                transcript.tool_calls.push(ToolCall {
+                    name: part["tool"].as_str().unwrap_or_default().to_string(),
+                    input: part["state"]["input"].clone(),
+                    failed: part["state"]["status"] != "completed",
+                });
+            }
+            Some("text") => reply.push_str(part["text"].as_str().unwrap_or_default()),
+            Some("step_finish") => {
+                transcript.turns += 1;
+                let tokens = &part["tokens"];
+                let count = |value: &Value| value.as_u64().unwrap_or(0);
+                transcript.usage.add(&Usage {
+                    input_tokens: count(&tokens["input"]),
+                    // Reasoning is billed as output.
+                    output_tokens: count(&tokens["output"]) + count(&tokens["reasoning"]),
+                    cache_write_tokens: count(&tokens["cache"]["write"]),
+                    cache_read_tokens: count(&tokens["cache"]["read"]),
+                });
+                if let Some(cost) = part["cost"].as_f64() {
+                    *transcript.cost_usd.get_or_insert(0.0) += cost;
+                }
+                transcript.finished = part["reason"] != "tool-calls";
+            }
+            Some("error") => transcript.finished = false,
+            _ => {}
+        }
+    }
+    transcript.final_reply = reply;
+    transcript.skills_loaded = skills_loaded(&transcript.tool_calls);
+    transcript
+}
+
 fn parse_codex(stdout: &str) -> Transcript {
     let mut transcript = Transcript::default();
     for line in stdout.lines() {
@@ -254,7 +305,8 @@ fn parse_codex(stdout: &str) -> Transcript {
 fn skills_loaded(calls: &[ToolCall]) -> Vec<String> {
     let mut loaded: Vec<String> = Vec::new();
     for call in calls.iter().filter(|c| !c.failed) {
-        let name = if call.name == "activate_skill" {
+        // Gemini CLI's `activate_skill` and OpenCode's `skill` take a `name`.
+        let name = if call.name == "activate_skill" || call.name == "skill" {
             call.input["name"].as_str().map(str::to_string)
         } else if call.name == "Skill" {
             call.input["skill"]
@@ -349,6 +401,41 @@ mod tests {
         assert_eq!(t.final_reply, "Done");
         assert_eq!((t.usage.input_tokens, t.usage.cache_read_tokens), (20, 10));
         assert!(t.finished);
+    }
+
+    /// OpenCode 1.18.33's `run --format json` against the scripted stand-in,
+    /// cut to the fields read.
+    #[test]
+    fn reads_opencode_json_events() {
+        let stream = r#"{"type":"step_start","part":{"type":"step-start"}}
+{"type":"tool_use","part":{"type":"tool","tool":"skill","callID":"call_0","state":{"status":"completed","input":{"name":"greet"},"output":"<skill_content name=\"greet\">"}}}
+{"type":"step_finish","part":{"reason":"tool-calls","type":"step-finish","tokens":{"total":120,"input":70,"output":20,"reasoning":0,"cache":{"write":0,"read":30}},"cost":0}}
+{"type":"tool_use","part":{"type":"tool","tool":"write","callID":"call_1","state":{"status":"error","input":{"filePath":"/w/a.txt","content":"x"},"error":"denied"}}}
+{"type":"step_finish","part":{"reason":"tool-calls","type":"step-finish","tokens":{"input":70,"output":20,"reasoning":5,"cache":{"write":4,"read":30}},"cost":0.5}}
+{"type":"text","part":{"type":"text","text":"Done: wrote hello.txt"}}
+{"type":"step_finish","part":{"reason":"stop","type":"step-finish","tokens":{"input":70,"output":20,"reasoning":0,"cache":{"write":0,"read":30}},"cost":0.25}}
+"#;
+        let t = Transcript::parse(Client::Opencode, stream);
+        let names: Vec<&str> = t.tool_calls.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["skill", "write"]);
+        assert!(t.tool_calls[1].failed);
+        assert_eq!(t.skills_loaded, ["greet"]);
+        assert_eq!(t.final_reply, "Done: wrote hello.txt");
+        assert_eq!(t.usage.input_tokens, 210);
+        assert_eq!(t.usage.output_tokens, 65);
+        assert_eq!(
+            (t.usage.cache_write_tokens, t.usage.cache_read_tokens),
+            (4, 90)
+        );
+        assert_eq!(t.cost_usd, Some(0.75));
+        assert_eq!(t.turns, 3);
+        assert!(t.finished);
+        // Cut off after a tool call, or ended by an error: not finished.
+        let cut: String = stream.lines().take(3).map(|l| format!("{l}\n")).collect();
+        assert!(!Transcript::parse(Client::Opencode, &cut).finished);
+        let failed =
+            format!("{stream}{{\"type\":\"error\",\"error\":{{\"name\":\"APIError\"}}}}\n");
+        assert!(!Transcript::parse(Client::Opencode, &failed).finished);
     }
 
     #[test]

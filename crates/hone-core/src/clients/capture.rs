@@ -591,7 +591,12 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> std::io::Result<Invocat
             let dir = plan.home.join(".config/opencode");
             std::fs::create_dir_all(&dir)?;
             write_if_absent(&dir.join("opencode.json"), &config.to_string())?;
-            args.extend(["run", prompt].map(String::from));
+            args.push("run".into());
+            if plan.task.is_some() {
+                // Its transcript: one JSON event a line.
+                args.extend(["--format", "json"].map(String::from));
+            }
+            args.push(prompt.to_string());
             var("OPENCODE_DISABLE_MODELS_FETCH", "1");
             var("OPENCODE_DISABLE_AUTOUPDATE", "1");
         }

@@ -17,7 +17,8 @@
 //! Responses: every step an `exec_command`, as Codex itself loads a skill by
 //! reading its `SKILL.md`) and Gemini CLI (the Gemini API: `activate_skill`,
 //! `write_file`, `read_file`, `run_shell_command`; its tools are offered
-//! only with `--approval-mode yolo`).
+//! only with `--approval-mode yolo`) and OpenCode (OpenAI Chat Completions:
+//! `skill`, `write`, `read`, `bash`).
 //!
 //! A `break-stream` step starts a streamed answer and cuts the connection
 //! before its content ends, short of the length the stand-in announced, so
@@ -117,7 +118,10 @@ impl Reply {
 
 /// Whether `client` can be driven by a script.
 pub fn supports(client: Client) -> bool {
-    matches!(client, Client::ClaudeCode | Client::Codex | Client::Gemini)
+    matches!(
+        client,
+        Client::ClaudeCode | Client::Codex | Client::Gemini | Client::Opencode
+    )
 }
 
 impl Script {
@@ -170,8 +174,34 @@ impl Script {
             Client::ClaudeCode => self.answer_anthropic(body),
             Client::Codex => self.answer_responses(body),
             Client::Gemini => self.answer_gemini(path, body),
-            _ => None,
+            Client::Opencode => self.answer_chat(body),
+            Client::Copilot => None,
         }
+    }
+
+    fn answer_chat(&self, body: &Value) -> Option<Reply> {
+        // Its title requests offer no tools.
+        body.get("tools")?.as_array().filter(|t| !t.is_empty())?;
+        let turns = body
+            .get("messages")?
+            .as_array()?
+            .iter()
+            .filter(|m| m.get("role").and_then(Value::as_str) == Some("assistant"))
+            .count();
+        let listed = self.skill().is_some_and(|skill| {
+            super::opencode::listing_in_request(body)
+                .is_some_and(|listing| listing.contains(&format!("<name>{skill}</name>")))
+        });
+        let action = self.step_for(turns, listed);
+        let model = body.get("model").and_then(Value::as_str).unwrap_or("model");
+        let stream = chat_turn(model, turns, &opencode_call(&action, &self.workspace));
+        Some(match action {
+            // Cut before the chunk that ends the answer.
+            Action::BreakStream(_) => {
+                Reply::broken("text/event-stream", stream, Some("\"finish_reason\":\""))
+            }
+            _ => Reply::whole("text/event-stream", stream),
+        })
     }
 
     fn answer_gemini(&self, path: &str, body: &Value) -> Option<Reply> {
@@ -315,6 +345,23 @@ fn claude_code_call(action: &Action, workspace: &Path) -> Turn {
     }
 }
 
+fn opencode_call(action: &Action, workspace: &Path) -> Turn {
+    let absolute = |path: &str| workspace.join(path).display().to_string();
+    match action {
+        Action::Skill(spec) => Turn::Tool("skill", json!({"name": skill_name(spec)})),
+        Action::Write { path, content } => Turn::Tool(
+            "write",
+            json!({"filePath": absolute(path), "content": content}),
+        ),
+        Action::Read(path) => Turn::Tool("read", json!({"filePath": absolute(path)})),
+        Action::Run(command) => Turn::Tool(
+            "bash",
+            json!({"command": command, "description": "scripted step"}),
+        ),
+        Action::Answer(text) | Action::BreakStream(text) => Turn::Text(text.clone()),
+    }
+}
+
 fn gemini_call(action: &Action) -> Turn {
     match action {
         Action::Skill(spec) => Turn::Tool("activate_skill", json!({"name": skill_name(spec)})),
@@ -406,6 +453,38 @@ fn responses_turn(model: &str, index: usize, turn: &Turn) -> String {
         .iter()
         .map(|(event, data)| format!("event: {event}\ndata: {data}\n\n"))
         .collect()
+}
+
+/// One streamed OpenAI Chat Completions answer holding `turn`: the tool
+/// call's arguments arrive in a chunk after its name, as OpenAI streams them.
+fn chat_turn(model: &str, index: usize, turn: &Turn) -> String {
+    let chunk = |delta: Value, finish: Value| {
+        json!({"id": format!("chatcmpl-script-{index}"), "object": "chat.completion.chunk",
+            "created": 1, "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+    };
+    let (first, second, finish) = match turn {
+        Turn::Tool(name, input) => (
+            json!({"role": "assistant", "content": null, "tool_calls": [{"index": 0,
+                "id": format!("call_script_{index}"), "type": "function",
+                "function": {"name": name, "arguments": ""}}]}),
+            json!({"tool_calls": [{"index": 0, "function": {"arguments": input.to_string()}}]}),
+            "tool_calls",
+        ),
+        Turn::Text(text) => (
+            json!({"role": "assistant", "content": ""}),
+            json!({"content": text}),
+            "stop",
+        ),
+    };
+    let mut last = chunk(json!({}), json!(finish));
+    last["usage"] = json!({"prompt_tokens": 10, "completion_tokens": 20, "total_tokens": 30});
+    let mut out: String = [chunk(first, Value::Null), chunk(second, Value::Null), last]
+        .iter()
+        .map(|data| format!("data: {data}\n\n"))
+        .collect();
+    out.push_str("data: [DONE]\n\n");
+    out
 }
 
 /// One streamed Anthropic Messages answer holding `turn`.
@@ -554,6 +633,45 @@ mod tests {
         assert_eq!(
             script.step_for(0, false),
             Action::BreakStream("I will".into())
+        );
+    }
+
+    #[test]
+    fn opencode_loads_a_listed_skill_with_its_skill_tool() {
+        let script = script(r#"[{"skill": "greet"}, {"answer": "hi"}]"#);
+        let listing = "Skills provide specialized instructions and workflows for specific tasks.\nUse the skill tool to load a skill when a task matches its description.\n<available_skills>\n  <skill>\n    <name>greet</name>\n  </skill>\n</available_skills>";
+        let body = |system: &str| {
+            json!({"model": "m", "tools": [{"type": "function", "function": {"name": "skill"}}],
+                "messages": [{"role": "system", "content": system}, {"role": "user", "content": "hi"}]})
+        };
+        let listed = script
+            .answer(Client::Opencode, "/v1/chat/completions", &body(listing))
+            .unwrap();
+        assert!(listed.body.contains(r#""name":"skill""#), "{}", listed.body);
+        assert!(
+            listed.body.contains(r#"{\"name\":\"greet\"}"#),
+            "{}",
+            listed.body
+        );
+        assert!(listed.body.contains(r#""finish_reason":"tool_calls""#));
+        assert!(listed.body.ends_with("data: [DONE]\n\n"));
+        let unlisted = script
+            .answer(Client::Opencode, "/v1/chat/completions", &body("no skills"))
+            .unwrap();
+        assert!(
+            unlisted.body.contains(r#""content":"hi""#),
+            "{}",
+            unlisted.body
+        );
+        // A title request offers no tools: the stand-in answers it as usual.
+        assert!(
+            script
+                .answer(
+                    Client::Opencode,
+                    "/v1/chat/completions",
+                    &json!({"messages": []})
+                )
+                .is_none()
         );
     }
 
