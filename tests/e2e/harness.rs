@@ -199,10 +199,10 @@ impl Harness {
         Harness::start(library, painting, false, &[])
     }
 
-    /// Like [`Harness::start_or_skip`], with `vars` set for the app (such
-    /// as a scratch `XDG_CACHE_HOME` where no model is installed).
-    pub fn start_with_vars(vars: &[(&str, &Path)]) -> Option<Harness> {
-        Harness::start(None, Painting::Composited, false, vars)
+    /// Like [`Harness::start_with`], with `vars` set for the app (such as
+    /// a scratch `XDG_CACHE_HOME` where no model is installed).
+    pub fn start_with_vars(library: Option<&Path>, vars: &[(&str, &Path)]) -> Option<Harness> {
+        Harness::start(library, Painting::Composited, false, vars)
     }
 
     /// Like [`Harness::start_or_skip`], but as a first start: the app may

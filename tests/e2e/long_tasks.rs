@@ -6,15 +6,20 @@
 
 use std::time::Duration;
 
-use crate::harness::{Harness, Painting};
+use crate::harness::Harness;
 
 #[test]
 fn the_first_embedding_can_be_cancelled() {
-    if !hone_core::embed::resolve_model_dir(None).installed {
-        panic!("no embedding model: run `hone model install` (`make test` does)");
-    }
+    let model = hone_core::embed::resolve_model_dir(None);
+    assert!(
+        model.installed,
+        "no embedding model: run `hone model install` (`make test` does)"
+    );
+    // The installed model, and a scratch cache for what this run embeds,
+    // so the user's embedding cache gains nothing from a test.
+    let cache = tempfile::tempdir().unwrap();
     let library = tempfile::tempdir().unwrap();
-    // New texts each run (the nonce), so nothing comes from the user's cache.
+    // New texts each run (the nonce), so nothing comes from a cache.
     let nonce = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
@@ -30,7 +35,11 @@ fn the_first_embedding_can_be_cancelled() {
         )
         .unwrap();
     }
-    let Some(harness) = Harness::start_with(Some(library.path()), Painting::Composited) else {
+    let vars = [
+        ("XDG_CACHE_HOME", cache.path()),
+        ("HONE_MODEL", model.dir.as_path()),
+    ];
+    let Some(harness) = Harness::start_with_vars(Some(library.path()), &vars) else {
         return;
     };
     harness.block_on(async {
@@ -60,7 +69,7 @@ fn the_first_embedding_can_be_cancelled() {
 fn installing_the_model_shows_its_steps_and_can_be_cancelled() {
     // A cache with no model in it: the hybrid ranker needs one.
     let cache = tempfile::tempdir().unwrap();
-    let Some(harness) = Harness::start_with_vars(&[("XDG_CACHE_HOME", cache.path())]) else {
+    let Some(harness) = Harness::start_with_vars(None, &[("XDG_CACHE_HOME", cache.path())]) else {
         return;
     };
     harness.block_on(async {
