@@ -39,7 +39,7 @@ use hone_core::skill::Skill;
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Manager};
 
-use crate::commands::{AppState, CommandResult, blocking, lock, skill_with_text};
+use crate::commands::{AppState, CommandResult, TaskSlot, blocking, lock, skill_with_text};
 use crate::events::{AppEvent, Progress};
 use crate::panel::ensure_ranker;
 use crate::routing::selection_threshold;
@@ -221,7 +221,7 @@ pub struct AgentAnswer {
 pub struct AgentState {
     session_keys: Mutex<HashMap<ProviderId, Secret>>,
     local: Mutex<Option<(PathBuf, Arc<LocalModel>)>>,
-    running: Mutex<Option<Cancel>>,
+    running: TaskSlot,
 }
 
 impl AgentState {
@@ -554,11 +554,8 @@ pub(crate) fn trigger_threshold(session: &Session) -> CommandResult<f32> {
 /// Runs `work` as the agent run [`agent_cancel`] stops.
 pub(crate) fn cancellable<T>(app: &AppHandle, work: impl FnOnce(&Cancel) -> T) -> T {
     let state = app.state::<AgentState>();
-    let cancel = Cancel::new();
-    *lock(&state.running) = Some(cancel.clone());
-    let result = work(&cancel);
-    *lock(&state.running) = None;
-    result
+    let task = state.running.hold();
+    work(&task.cancel)
 }
 
 /// Sends `agent` progress events, at most one each 50 ms and always the last.
@@ -816,13 +813,7 @@ fn offline_run(
 #[specta::specta]
 #[tauri::command(rename_all = "snake_case")]
 pub fn agent_cancel(app: AppHandle) -> bool {
-    match lock(&app.state::<AgentState>().running).as_ref() {
-        Some(cancel) => {
-            cancel.cancel();
-            true
-        }
-        None => false,
-    }
+    app.state::<AgentState>().running.cancel()
 }
 
 /// Asks the agent which skill it would load for `query`, the open skill's

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Manager};
 
 use crate::agent::AgentState;
-use crate::commands::{AppState, CommandError, CommandResult, blocking, lock};
+use crate::commands::{AppState, CommandError, CommandResult, TaskSlot, blocking, lock};
 use crate::events::AppEvent;
 use crate::ipc::{ErrorKind, SourcePosition};
 use crate::session::{Session, display};
@@ -45,7 +45,7 @@ const RETRIES: u32 = 2;
 /// The benchmark in progress and the last report of each suite.
 #[derive(Default)]
 pub struct BenchState {
-    running: Mutex<Option<Cancel>>,
+    running: TaskSlot,
     last: Mutex<HashMap<PathBuf, BenchReport>>,
 }
 
@@ -409,16 +409,11 @@ pub async fn bench_run(
             return Err(CommandError::unavailable(why));
         }
         let bench_state = app.state::<BenchState>();
-        let cancel = {
-            let mut running = lock(&bench_state.running);
-            if running.is_some() {
-                return Err(CommandError::unavailable("a benchmark is already running"));
-            }
-            let cancel = Cancel::new();
-            *running = Some(cancel.clone());
-            cancel
-        };
-        let options = prepared.options(&choice, cancel);
+        let task = bench_state
+            .running
+            .start()
+            .ok_or_else(|| CommandError::unavailable("a benchmark is already running"))?;
+        let options = prepared.options(&choice, task.cancel.clone());
         let state = app.state::<AppState>();
         let progress = |p: &Progress| state.send(AppEvent::BenchProgress(p.clone()));
         let (runs, stopped) = run::run_suite(
@@ -428,7 +423,7 @@ pub async fn bench_run(
             &options,
             &progress,
         );
-        *lock(&bench_state.running) = None;
+        drop(task);
         let labels: Vec<(String, bool)> = prepared
             .arms
             .iter()
@@ -472,13 +467,7 @@ pub async fn bench_agents() -> CommandResult<Vec<TaskAgent>> {
 #[specta::specta]
 #[tauri::command(rename_all = "snake_case")]
 pub fn bench_cancel(app: AppHandle) -> bool {
-    match lock(&app.state::<BenchState>().running).as_ref() {
-        Some(cancel) => {
-            cancel.cancel();
-            true
-        }
-        None => false,
-    }
+    app.state::<BenchState>().running.cancel()
 }
 
 /// Keeps this session's last report of the suite at `path` in the library's

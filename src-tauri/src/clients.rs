@@ -14,9 +14,8 @@
 //! stops it (the client and what it started are killed).
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use hone_core::agent::Cancel;
 use hone_core::clients::capture::{self, CaptureError, Isolation};
 use hone_core::clients::compare::{self, CaptureOptions, CompareError, ListingComparison};
 use hone_core::clients::verdicts::{self, LibraryVerdicts};
@@ -25,7 +24,7 @@ use hone_core::skill::Skill;
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Manager};
 
-use crate::commands::{AppState, CommandError, CommandResult, blocking, lock};
+use crate::commands::{AppState, CommandError, CommandResult, TaskSlot, blocking};
 use crate::ipc::ErrorKind;
 use crate::session::Session;
 
@@ -35,7 +34,7 @@ const TIMEOUT_SECS: u64 = 120;
 /// The capture in progress, if any.
 #[derive(Default)]
 pub struct CaptureState {
-    running: Mutex<Option<Cancel>>,
+    running: TaskSlot,
 }
 
 /// A client as the tab's picker offers it.
@@ -168,26 +167,21 @@ pub async fn clients_capture(app: AppHandle, choice: ClientChoice) -> CommandRes
     blocking(move || {
         let (root, session) = library(&app)?;
         let state = app.state::<CaptureState>();
-        let cancel = {
-            let mut running = lock(&state.running);
-            if running.is_some() {
-                return Err(CommandError::unavailable("a capture is already running"));
-            }
-            let cancel = Cancel::new();
-            *running = Some(cancel.clone());
-            cancel
-        };
+        let task = state
+            .running
+            .start()
+            .ok_or_else(|| CommandError::unavailable("a capture is already running"))?;
         let (isolation, unisolated) = isolation();
         let options = CaptureOptions {
             model: model(&choice),
             timeout: TIMEOUT_SECS,
             isolation: &isolation,
-            cancel: &cancel,
+            cancel: &task.cancel,
         };
         let refs: Vec<&Skill> = session.library().skills.iter().collect();
         let env = Environment::current();
         let shown = verdicts::capture(&root, &refs, choice.client, &env, &options);
-        *lock(&state.running) = None;
+        drop(task);
         let shown = shown.map_err(|e| match e {
             CompareError::NotInstalled { client, .. } => {
                 CommandError::unavailable(install_hint(client, &env))
@@ -217,11 +211,5 @@ pub async fn clients_capture(app: AppHandle, choice: ClientChoice) -> CommandRes
 #[specta::specta]
 #[tauri::command(rename_all = "snake_case")]
 pub fn clients_capture_cancel(app: AppHandle) -> bool {
-    match lock(&app.state::<CaptureState>().running).as_ref() {
-        Some(cancel) => {
-            cancel.cancel();
-            true
-        }
-        None => false,
-    }
+    app.state::<CaptureState>().running.cancel()
 }

@@ -3,20 +3,19 @@
 //! moved into place only once it loads), each step sent to the window as it
 //! starts, and Cancel, which stops pip and installs nothing.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use hone_core::agent::Cancel;
 use hone_core::embed::install as embed_install;
 use hone_core::install::{self, InstallError, InstallOptions, InstallOutcome};
 use tauri::{AppHandle, Manager};
 
-use crate::commands::{AppState, CommandError, CommandResult, blocking, lock};
+use crate::commands::{AppState, CommandError, CommandResult, TaskSlot, blocking};
 use crate::events::AppEvent;
 
 /// The installation in progress, if one is.
 #[derive(Default)]
 pub struct ModelInstallState {
-    running: Mutex<Option<Cancel>>,
+    running: TaskSlot,
 }
 
 /// Installs the default embedding model into the user's cache; each step
@@ -30,17 +29,11 @@ pub async fn model_install(app: AppHandle) -> CommandResult<String> {
             CommandError::unavailable("no cache folder for models: set XDG_CACHE_HOME or HOME")
         })?;
         let installs = app.state::<ModelInstallState>();
-        let cancel = {
-            let mut running = lock(&installs.running);
-            if running.is_some() {
-                return Err(CommandError::unavailable(
-                    "the model is already being installed",
-                ));
-            }
-            let cancel = Cancel::new();
-            *running = Some(cancel.clone());
-            cancel
-        };
+        let task = installs
+            .running
+            .start()
+            .ok_or_else(|| CommandError::unavailable("the model is already being installed"))?;
+        let cancel = task.cancel.clone();
         let options = InstallOptions {
             stop: Some(Arc::new(move || cancel.is_cancelled())),
             ..InstallOptions::default()
@@ -49,7 +42,7 @@ pub async fn model_install(app: AppHandle) -> CommandResult<String> {
         let outcome = install::install(spec, &dir, &options, &mut |step| {
             state.send(AppEvent::ModelInstall(step.describe()))
         });
-        *lock(&installs.running) = None;
+        drop(task);
         match outcome {
             Ok(InstallOutcome::AlreadyInstalled { path }) => Ok(format!(
                 "{} is already installed at {}",
@@ -70,11 +63,5 @@ pub async fn model_install(app: AppHandle) -> CommandResult<String> {
 #[specta::specta]
 #[tauri::command(rename_all = "snake_case")]
 pub fn model_install_cancel(app: AppHandle) -> bool {
-    match lock(&app.state::<ModelInstallState>().running).as_ref() {
-        Some(cancel) => {
-            cancel.cancel();
-            true
-        }
-        None => false,
-    }
+    app.state::<ModelInstallState>().running.cancel()
 }

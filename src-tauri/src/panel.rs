@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hone_core::agent::Cancel;
 use hone_core::embed::resolve_model_dir;
 use hone_core::eval::suite::{SUITES_DIR, library_suites, suite_label};
 use hone_core::eval::{Identities, Suite, edit};
@@ -306,8 +305,8 @@ pub(crate) fn ensure_ranker(app: &AppHandle, kind: RankerKind) -> CommandResult<
         return Ok(());
     }
     let docs = lock(&state.ranking.routing).snapshot(&state.session());
-    let cancel = Cancel::new();
-    *lock(&state.ranking.embedding) = Some(cancel.clone());
+    let task = state.ranking.embedding.hold();
+    let cancel = task.cancel.clone();
     let built = routing::build(
         kind,
         docs.clone(),
@@ -320,7 +319,7 @@ pub(crate) fn ensure_ranker(app: &AppHandle, kind: RankerKind) -> CommandResult<
         },
         Some(Arc::new(move || cancel.is_cancelled())),
     );
-    *lock(&state.ranking.embedding) = None;
+    drop(task);
     lock(&state.ranking.routing).insert(built?, docs);
     Ok(())
 }
@@ -330,13 +329,7 @@ pub(crate) fn ensure_ranker(app: &AppHandle, kind: RankerKind) -> CommandResult<
 #[specta::specta]
 #[tauri::command(rename_all = "snake_case")]
 pub fn embedding_cancel(app: AppHandle) -> bool {
-    match lock(&app.state::<AppState>().ranking.embedding).as_ref() {
-        Some(cancel) => {
-            cancel.cancel();
-            true
-        }
-        None => false,
-    }
+    app.state::<AppState>().ranking.embedding.cancel()
 }
 
 /// The open skill's routing metadata as typed, for a skill of the library.

@@ -83,7 +83,7 @@ pub(crate) struct Ranking {
     /// Held while a ranker is built, so two requests never build the same one.
     pub build: Mutex<()>,
     /// The Cancel of the library's embedding in progress, if one is.
-    pub embedding: Mutex<Option<hone_core::agent::Cancel>>,
+    pub embedding: crate::commands::TaskSlot,
 }
 
 impl AppState {
