@@ -237,17 +237,9 @@ impl Prepared {
         let session = app.state::<AppState>().session();
         let root = library_root(&session)?;
         let path = session.confine(path)?;
-        if let Some(why) = run::unsupported(choice.agent, choice.scripted) {
-            return Err(CommandError::unavailable(why));
-        }
         let env = Environment::current();
-        let installed = capture::find_installed(choice.agent, &env).ok_or_else(|| {
-            CommandError::unavailable(format!(
-                "{} is not installed where Hone looks ({}); run scripts/install-clients.sh",
-                choice.agent.display_name(),
-                capture::clients_dir(&env).display()
-            ))
-        })?;
+        let installed = run::find_task_agent(choice.agent, choice.scripted, &env)
+            .map_err(CommandError::unavailable)?;
         let suite = TaskSuite::load(&path)?;
         let skill = run::skill_for_suite(&root, &suite, &path).map_err(CommandError::invalid)?;
         let specs = choice
@@ -308,12 +300,7 @@ impl Prepared {
     /// What the benchmark would run, cost and send.
     fn preview(&self, choice: &BenchChoice) -> BenchPreview {
         let options = self.options(choice, Cancel::new());
-        let cost = run::preview(
-            &self.suite,
-            &self.arms,
-            &options,
-            run::default_model(Some(choice.agent)),
-        );
+        let cost = run::preview(&self.suite, &self.arms, &options);
         let destination = if choice.scripted {
             "Nothing leaves this machine: the agent's model is a scripted stand-in on loopback that follows each case's script.".to_string()
         } else {

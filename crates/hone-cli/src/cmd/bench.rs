@@ -14,7 +14,6 @@ use hone_core::bench::batch::{self, Wait};
 use hone_core::bench::judge::{AnthropicJudge, Judge};
 use hone_core::bench::run::{self, Agent, ArmSpec, BenchOptions, Shard};
 use hone_core::bench::{self, BenchReport, Outcome, Progress, ReportHeader, TaskSuite};
-use hone_core::clients::capture;
 use hone_core::clients::{Client, Environment};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -173,24 +172,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     client.display_name()
                 );
             }
-            if let Some(why) = run::unsupported(client, args.scripted) {
-                anyhow::bail!(why);
-            }
             None
         }
     };
     let agent = match (&api_agent, args.agent) {
         (Some(api), _) => Agent::Api(api),
-        (None, AgentName::Cli(client)) => {
-            let Some(installed) = capture::find_installed(client, &env) else {
-                anyhow::bail!(
-                    "{} is not installed where Hone looks ({}); run scripts/install-clients.sh",
-                    client.display_name(),
-                    capture::clients_dir(&env).display()
-                );
-            };
-            Agent::Cli(installed)
-        }
+        (None, AgentName::Cli(client)) => Agent::Cli(
+            run::find_task_agent(client, args.scripted, &env).map_err(anyhow::Error::msg)?,
+        ),
         (None, AgentName::Api(_)) => unreachable!("an API agent is made above"),
     };
     let (agent_name, agent_version) = agent.id();
@@ -257,12 +246,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         batch: args.batch,
         shard: args.shard,
     };
-    let preview = run::preview(
-        &suite,
-        &arms,
-        &options,
-        run::default_model(options.agent.client()),
-    );
+    let preview = run::preview(&suite, &arms, &options);
     let usd = preview.usd.map_or_else(
         || "unknown (no price for this model: --prices)".to_string(),
         |u| format!("${u:.2}"),

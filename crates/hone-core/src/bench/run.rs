@@ -361,6 +361,11 @@ impl BenchOptions<'_> {
     fn runs_of(&self, case: &TaskCase) -> u32 {
         self.runs.or(case.runs).unwrap_or(DEFAULT_RUNS).max(1)
     }
+
+    /// What the runs pay of the model's price: half through a batch API.
+    fn price_factor(&self) -> f64 {
+        if self.batch { BATCH_PRICE_FACTOR } else { 1.0 }
+    }
 }
 
 /// How a run ended.
@@ -845,14 +850,10 @@ pub(super) fn graded(
                 Agent::Api(api) => Some(api.model.as_str()),
                 Agent::Cli(_) => options.model.as_deref(),
             };
-            let usd = model
+            model
                 .and_then(|m| options.prices.price(m))
-                .map_or(0.0, |(_, price)| price.of(&transcript.usage));
-            if options.batch {
-                usd * BATCH_PRICE_FACTOR
-            } else {
-                usd
-            }
+                .map_or(0.0, |(_, price)| price.of(&transcript.usage))
+                * options.price_factor()
         })
     };
     RunResult {
@@ -927,21 +928,34 @@ pub struct TaskAgent {
     pub scripted_problem: Option<String>,
 }
 
+/// The installed agent CLI that runs a benchmark in this mode, or why
+/// none can.
+pub fn find_task_agent(
+    client: Client,
+    scripted: bool,
+    env: &crate::clients::Environment,
+) -> Result<Installed, String> {
+    if let Some(why) = unsupported(client, scripted) {
+        return Err(why);
+    }
+    capture::find_installed(client, env).ok_or_else(|| not_installed(client, env))
+}
+
+fn not_installed(client: Client, env: &crate::clients::Environment) -> String {
+    format!(
+        "{} is not installed where Hone looks ({}); run scripts/install-clients.sh",
+        client.display_name(),
+        capture::clients_dir(env).display()
+    )
+}
+
 /// Every agent CLI Hone knows, as a benchmark can use it here.
 pub fn task_agents(env: &crate::clients::Environment) -> Vec<TaskAgent> {
     Client::ALL
         .into_iter()
         .map(|client| {
             let version = capture::find_installed(client, env).map(|i| i.version);
-            let not_installed = || {
-                version.is_none().then(|| {
-                    format!(
-                        "{} is not installed where Hone looks ({}); run scripts/install-clients.sh",
-                        client.display_name(),
-                        capture::clients_dir(env).display()
-                    )
-                })
-            };
+            let not_installed = || version.is_none().then(|| not_installed(client, env));
             TaskAgent {
                 client,
                 name: client.display_name().to_string(),
@@ -954,7 +968,7 @@ pub fn task_agents(env: &crate::clients::Environment) -> Vec<TaskAgent> {
 }
 
 /// The model an agent uses when none is named, for the cost preview.
-pub fn default_model(client: Option<Client>) -> &'static str {
+fn default_model(client: Option<Client>) -> &'static str {
     match client {
         Some(Client::Codex) => crate::clients::codex::DEFAULT_MODEL,
         Some(Client::Gemini) => crate::clients::gemini::DEFAULT_MODEL,
@@ -1016,13 +1030,9 @@ const ESTIMATED_TURNS: u64 = 4;
 /// Output tokens assumed per turn.
 const ESTIMATED_OUTPUT_PER_TURN: u64 = 400;
 
-/// An estimate of what the runs that are not cached will cost.
-pub fn preview(
-    suite: &TaskSuite,
-    arms: &[Arm],
-    options: &BenchOptions,
-    default_model: &str,
-) -> CostPreview {
+/// An estimate of what the runs that are not cached will cost, with the
+/// agent's default model ([`default_model`]) unless the options name one.
+pub fn preview(suite: &TaskSuite, arms: &[Arm], options: &BenchOptions) -> CostPreview {
     let client = options.agent.client();
     let tokenizer = options.agent.tokenizer();
     let base = base_tokens(client);
@@ -1032,7 +1042,7 @@ pub fn preview(
         Agent::Cli(_) => options
             .model
             .clone()
-            .unwrap_or_else(|| default_model.to_string()),
+            .unwrap_or_else(|| default_model(client).to_string()),
     };
     let price = options.prices.price(&model);
     let (mut runs, mut cached) = (0, 0);
@@ -1071,12 +1081,7 @@ pub fn preview(
         usd: if options.scripted {
             Some(0.0)
         } else {
-            let factor = if options.batch {
-                BATCH_PRICE_FACTOR
-            } else {
-                1.0
-            };
-            price.map(|(_, p)| p.of(&usage) * factor)
+            price.map(|(_, p)| p.of(&usage) * options.price_factor())
         },
         model,
         basis: format!(
