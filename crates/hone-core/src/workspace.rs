@@ -94,6 +94,16 @@ pub fn is_temporary(path: &Path) -> bool {
     name.starts_with('.') && name.ends_with(".tmp") && name.contains(".hone-")
 }
 
+/// Writes `value` to `path` as pretty JSON, atomically ([`write_atomic`]),
+/// making its folder first: state and reports Hone keeps between runs.
+pub fn write_json_atomic(path: &Path, value: &impl serde::Serialize) -> io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let json = serde_json::to_vec_pretty(value).map_err(io::Error::other)?;
+    write_atomic(path, &json)
+}
+
 /// Writes `contents` to `path` through a temporary file, `fsync` and rename,
 /// keeping the permissions of the file it replaces.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {

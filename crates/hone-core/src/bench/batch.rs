@@ -183,14 +183,8 @@ fn now() -> u64 {
 }
 
 fn save(path: &Path, state: &State) -> Result<(), String> {
-    let write = || -> std::io::Result<()> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
-        let json = serde_json::to_vec_pretty(state).map_err(std::io::Error::other)?;
-        crate::workspace::write_atomic(path, &json)
-    };
-    write().map_err(|e| format!("cannot keep the batch state in {}: {e}", path.display()))
+    crate::workspace::write_json_atomic(path, state)
+        .map_err(|e| format!("cannot keep the batch state in {}: {e}", path.display()))
 }
 
 /// Collects every batch that ended: its answers go into the runs'

@@ -153,11 +153,7 @@ pub fn kept_path(library: &Path, suite: &Path) -> PathBuf {
 /// with, replacing the last kept (written whole or not at all).
 pub fn keep(library: &Path, suite: &Path, report: &BenchReport) -> std::io::Result<PathBuf> {
     let path = kept_path(library, suite);
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let json = serde_json::to_vec_pretty(report).map_err(std::io::Error::other)?;
-    crate::workspace::write_atomic(&path, &json)?;
+    crate::workspace::write_json_atomic(&path, report)?;
     Ok(path)
 }
 
