@@ -25,7 +25,7 @@ use hone_core::bench::run::{self, Agent, Arm, ArmSpec, BenchOptions, SkillUnderT
 use hone_core::bench::{
     self, BenchReport, CostPreview, Progress, ReportHeader, TaskSuite, TaskSuiteError,
 };
-use hone_core::clients::capture::{self, Installed, Isolation};
+use hone_core::clients::capture::{Installed, Isolation};
 use hone_core::clients::{Client, Environment};
 use hone_core::workspace::{self, SaveError, Stamp};
 use serde::{Deserialize, Serialize};
@@ -316,7 +316,7 @@ impl Prepared {
             skill: self.skill.name.clone(),
             agent: self.agent(),
             destination,
-            isolation: choice.scripted.then(|| isolation_note(&self.isolation)),
+            isolation: Some(isolation_note(&self.isolation, choice)),
             judge: self.judge.as_ref().map(|_| {
                 "`llm` graders send each run's reply and files to Anthropic's API, under your key."
                     .to_string()
@@ -350,13 +350,18 @@ fn isolation() -> Isolation {
     }
 }
 
-fn isolation_note(isolation: &Isolation) -> String {
+fn isolation_note(isolation: &Isolation, choice: &BenchChoice) -> String {
+    let note = run::network_note(
+        choice.agent,
+        choice.model.as_deref(),
+        choice.scripted,
+        isolation,
+    );
     match isolation {
-        Isolation::Namespace { .. } if capture::namespaces_available() => {
-            "each run is in a network namespace with loopback only".into()
+        Isolation::Namespace { .. } => note,
+        Isolation::None => {
+            format!("the `hone` CLI is neither beside the app nor on PATH, so {note}")
         }
-        Isolation::Namespace { .. } => "this system allows no network namespace, so the runs are not isolated: the agent is pointed at the loopback stand-in but could reach the network".into(),
-        Isolation::None => "the `hone` CLI is neither beside the app nor on PATH, so the runs are not in a network namespace: the agent is pointed at the loopback stand-in but could reach the network".into(),
     }
 }
 
@@ -392,7 +397,7 @@ pub async fn bench_run(
             return Err(CommandError::invalid(format!("{why}; nothing was run")));
         }
         let agent = Agent::Cli(prepared.installed.clone());
-        if let Some(why) = run::cannot_start(&agent, choice.scripted) {
+        if let Some(why) = run::cannot_start(&agent, choice.model.as_deref(), choice.scripted) {
             return Err(CommandError::unavailable(why));
         }
         let bench_state = app.state::<BenchState>();

@@ -1014,7 +1014,10 @@ fn ctrl_c_while_waiting_leaves_the_batch_to_the_next_invocation() {
 /// it, run against the provider the user's base-URL variable names. Here
 /// that provider is the scripted stand-in on loopback, so the live path
 /// (the user's key passed on, the client's own provider settings) is what
-/// runs, with no model.
+/// runs, with no model. Where the OS allows a network namespace, the run
+/// is in one whose only way out is the provider: the client reaches the
+/// stand-in on the host's loopback through Hone's egress proxy or not at
+/// all.
 fn runs_live_with_the_users_key(
     client: Client,
     suite_text: &str,
@@ -1026,6 +1029,7 @@ fn runs_live_with_the_users_key(
     use hone_core::clients::standin::StandIn;
 
     require(client);
+    let isolated = capture::namespaces_available();
     let tmp = library();
     let lib = tmp.path().join("lib");
     let suite = tmp.path().join("suite.yaml");
@@ -1057,9 +1061,11 @@ fn runs_live_with_the_users_key(
     let steps = hone_core::bench::TaskSuite::load(&suite).unwrap().cases[0]
         .script
         .clone();
+    // The run's scratch workspace is not known here: paths stay relative,
+    // which Codex, Gemini CLI and OpenCode resolve in their working folder.
     let script = Script {
         steps,
-        workspace: tmp.path().to_path_buf(),
+        workspace: std::path::PathBuf::new(),
     };
     let standin = StandIn::start_with(Some((client, script))).unwrap();
     let base = format!("http://127.0.0.1:{}{base_path}", standin.port);
@@ -1070,6 +1076,12 @@ fn runs_live_with_the_users_key(
         stderr.contains("go to"),
         "a live run says where the work goes: {stderr}"
     );
+    let reach = if isolated {
+        format!("one way out is the provider at 127.0.0.1:{}", standin.port)
+    } else {
+        "not in a network namespace".to_string()
+    };
+    assert!(stderr.contains(&reach), "{stderr}");
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["scripted"], false, "{report}");
     assert_eq!(arm(&report, "with")["passed"], 1, "{report}");
@@ -1088,6 +1100,94 @@ fn codex_runs_live_with_the_users_key() {
         "OPENAI_API_KEY",
         "OPENAI_BASE_URL",
         "/v1",
+    );
+}
+
+#[test]
+fn opencode_runs_live_with_the_users_key() {
+    // OpenCode's default live model is Anthropic's: the stand-in answers
+    // Messages requests with OpenCode's own tools.
+    runs_live_with_the_users_key(
+        Client::Opencode,
+        OPENCODE_SUITE,
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_BASE_URL",
+        "",
+    );
+}
+
+/// A live run in its namespace reaches its provider and nothing else: a
+/// command the agent runs that asks for another service on the host's
+/// loopback is refused by the egress proxy (or finds nothing listening), the
+/// service sees no connection, and the run's status names what was refused.
+#[test]
+fn a_live_run_reaches_its_provider_and_nothing_else() {
+    use hone_core::clients::script::Script;
+    use hone_core::clients::standin::StandIn;
+
+    require_claude();
+    assert!(
+        capture::namespaces_available(),
+        "this test needs `unshare --net` (root, or unprivileged user namespaces)"
+    );
+    let other = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let other_port = other.local_addr().unwrap().port();
+    other.set_nonblocking(true).unwrap();
+    let suite_text = format!(
+        r#"
+name: reach
+skill: greet
+cases:
+  - name: asks-elsewhere
+    prompt: "Fetch the other service"
+    allowed_tools: [Bash]
+    graders:
+      - {{type: file_matches, path: reach.txt, pattern: "403"}}
+    script:
+      - run: "curl -s -m 10 -o /dev/null -w '%{{http_code}}' http://127.0.0.1:{other_port}/ > reach.txt; true"
+      - answer: "Done"
+"#
+    );
+    let tmp = library();
+    let suite = tmp.path().join("suite.yaml");
+    fs::write(&suite, &suite_text).unwrap();
+    let steps = hone_core::bench::TaskSuite::load(&suite).unwrap().cases[0]
+        .script
+        .clone();
+    let script = Script {
+        steps,
+        workspace: tmp.path().to_path_buf(),
+    };
+    let standin = StandIn::start_with(Some((Client::ClaudeCode, script))).unwrap();
+    let output = Command::cargo_bin("hone")
+        .unwrap()
+        .arg("bench")
+        .arg(tmp.path().join("lib/greet"))
+        .arg(&suite)
+        .args(["--agent", "claude-code", "--arms", "without", "--runs", "1"])
+        .args(["--no-cache", "--format", "json"])
+        .env("ANTHROPIC_API_KEY", "sk-hone-live-test")
+        .env(
+            "ANTHROPIC_BASE_URL",
+            format!("http://127.0.0.1:{}", standin.port),
+        )
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let run = &report["runs"][0];
+    assert_eq!(run["outcome"], "passed", "{run}");
+    assert!(
+        run["status"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("it tried to reach 127.0.0.1:{other_port}")),
+        "{run}"
+    );
+    assert!(
+        other.accept().is_err(),
+        "the other service was reached from inside the run"
     );
 }
 

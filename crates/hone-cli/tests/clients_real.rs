@@ -814,6 +814,7 @@ fn run_one(run: &Run) -> Outcome {
             .collect(),
         timeout_secs: 150,
         task: None,
+        egress: None,
     };
     let captured = capture::run(&plan, &isolation()).unwrap();
     let predicted: Vec<String> = prediction.entries.iter().map(|e| e.text.clone()).collect();
@@ -1066,6 +1067,7 @@ fn claude_code_sends_the_invocation_hone_previews() {
             allowed_tools: vec!["Skill".into()],
             max_turns: 10,
         }),
+        egress: None,
     };
     let captured = capture::run(&plan, &isolation()).unwrap();
     let session = captured
@@ -1222,6 +1224,7 @@ fn recapture_builtins() {
             vars: vec![],
             timeout_secs: 150,
             task: None,
+            egress: None,
         };
         let captured = capture::run(&plan, &isolation()).unwrap();
         let listing = captured.listing.as_deref().unwrap_or_else(|| {

@@ -24,7 +24,8 @@ holding exactly the arm's skills; nothing runs in your project. With --scripted,
 model is a loopback stand-in that follows each case's `script:` (no key, nothing leaves the \
 machine, inside a network namespace with loopback only where the OS allows it): use it to check \
 a suite's fixtures and graders before paying. Without --scripted, the prompts, the skill and the \
-workspace files go to the agent's provider, under your own login or key.
+workspace files go to the agent's provider, under your own login or key; where the OS allows it, \
+the run is in a network namespace whose one way out is that provider.
 
 Runs where the skill was available but never loaded are reported apart (\"measured nothing\") and \
 left out of the lift. Exit codes: 0 done (and every gate met), 1 a gate failed, 2 an error or a \
@@ -279,6 +280,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             client.display_name()
         ),
     }
+    if let AgentName::Cli(client) = args.agent {
+        let note = run::network_note(
+            client,
+            args.model.as_deref(),
+            args.scripted,
+            options.isolation,
+        );
+        eprintln!("bench: {note}");
+    }
     if judge.is_some() {
         eprintln!("bench: `llm` graders send the agent's work to Anthropic's API");
     }
@@ -292,7 +302,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.preview {
         return Ok(ExitCode::SUCCESS);
     }
-    if let Some(why) = run::cannot_start(&options.agent, args.scripted) {
+    if let Some(why) = run::cannot_start(&options.agent, args.model.as_deref(), args.scripted) {
         anyhow::bail!(why);
     }
     let bar: OnceLock<ProgressBar> = OnceLock::new();

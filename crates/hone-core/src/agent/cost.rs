@@ -97,8 +97,11 @@ impl PriceTable {
     }
 
     /// The price of `model`: its exact entry, else the longest entry it
-    /// starts with (dated snapshots share their family's price).
+    /// starts with (dated snapshots share their family's price). A model
+    /// named with its provider (`anthropic/claude-…`, as OpenCode names
+    /// them) is priced by its own name.
     pub fn price(&self, model: &str) -> Option<(&str, Price)> {
+        let model = model.rsplit('/').next().unwrap_or(model);
         if let Some((name, price)) = self.models.get_key_value(model) {
             return Some((name, *price));
         }
@@ -199,6 +202,17 @@ impl CostEstimate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_model_named_with_its_provider_takes_its_own_price() {
+        let table = PriceTable::bundled();
+        assert_eq!(
+            table
+                .price("anthropic/claude-sonnet-4-5")
+                .map(|(name, _)| name),
+            Some("claude-sonnet-4-5")
+        );
+    }
 
     #[test]
     fn dated_models_take_their_family_price() {

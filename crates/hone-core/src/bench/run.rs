@@ -787,17 +787,26 @@ fn run_once(
                     allowed_tools: job.case.allowed_tools.clone(),
                     max_turns: job.case.max_turns,
                 }),
+                egress: None,
             };
             let captured = match capture::run(&plan, options.isolation) {
                 Ok(captured) => captured,
                 Err(e) => return error_result(job, e.to_string()),
             };
             let transcript = Transcript::parse(installed.client, &captured.stdout);
+            let refused = if captured.refused.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; it tried to reach {}, which a live run may not",
+                    captured.refused.join(", ")
+                )
+            };
             if !transcript.finished {
                 let mut result = error_result(
                     job,
                     format!(
-                        "the agent did not finish ({}): {}",
+                        "the agent did not finish ({}{refused}): {}",
                         captured.status,
                         captured.stderr_tail.trim()
                     ),
@@ -806,7 +815,11 @@ fn run_once(
                 result.transcript = transcript;
                 return result;
             }
-            (transcript, captured.seconds, captured.status)
+            (
+                transcript,
+                captured.seconds,
+                format!("{}{refused}", captured.status),
+            )
         }
     };
     graded(skill, job, options, &scratch, transcript, seconds, status)
@@ -889,11 +902,7 @@ fn changed_files(workspace: &Path, before: &grade::Snapshot) -> Vec<(String, Str
 pub fn unsupported(client: Client, scripted: bool) -> Option<String> {
     match client {
         Client::ClaudeCode | Client::Codex | Client::Gemini => None,
-        Client::Opencode if scripted => None,
-        Client::Opencode => Some(format!(
-            "{} runs only with --scripted for now: its live provider needs a configuration Hone does not write yet",
-            client.display_name()
-        )),
+        Client::Opencode => None,
         _ => Some(format!(
             "{} cannot run task evals yet: Hone reads the transcripts of Claude Code, Codex, Gemini CLI and OpenCode only",
             client.display_name()
@@ -907,10 +916,37 @@ pub fn unsupported(client: Client, scripted: bool) -> Option<String> {
 
 /// Why the runs cannot start although they could be previewed: a live
 /// agent CLI with no credential to sign in with.
-pub fn cannot_start(agent: &Agent, scripted: bool) -> Option<String> {
+pub fn cannot_start(agent: &Agent, model: Option<&str>, scripted: bool) -> Option<String> {
     match agent {
-        Agent::Cli(installed) if !scripted => capture::live_credentials_missing(installed.client),
+        Agent::Cli(installed) if !scripted => {
+            capture::live_credentials_missing(installed.client, model)
+        }
         _ => None,
+    }
+}
+
+/// What the runs of `client` can reach over the network, as a sentence for
+/// the confirmation: one wording for the CLI and the app.
+pub fn network_note(
+    client: Client,
+    model: Option<&str>,
+    scripted: bool,
+    isolation: &Isolation,
+) -> String {
+    let isolated =
+        matches!(isolation, Isolation::Namespace { .. }) && capture::namespaces_available();
+    match (scripted, isolated) {
+        (true, true) => "each run is in a network namespace with loopback only".into(),
+        (true, false) => "the runs are not in a network namespace: the agent is pointed at the loopback stand-in but could reach the network".into(),
+        (false, true) => match capture::live_destination(client, model) {
+            Ok(provider) => format!(
+                "each run is in a network namespace whose one way out is the provider at {provider}: anything else the agent tries to reach is refused"
+            ),
+            Err(why) => why,
+        },
+        (false, false) => {
+            "the runs are not in a network namespace: the agent has this machine's network".into()
+        }
     }
 }
 
@@ -972,6 +1008,7 @@ fn default_model(client: Option<Client>) -> &'static str {
     match client {
         Some(Client::Codex) => crate::clients::codex::DEFAULT_MODEL,
         Some(Client::Gemini) => crate::clients::gemini::DEFAULT_MODEL,
+        Some(Client::Opencode) => crate::clients::opencode::DEFAULT_MODEL,
         _ => DEFAULT_CLAUDE_MODEL,
     }
 }

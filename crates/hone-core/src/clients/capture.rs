@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::egress;
 use super::script::Script;
 use super::standin::{Recorded, StandIn};
 use super::{Client, claude_code};
@@ -105,6 +106,10 @@ pub struct Plan {
     /// A task to do instead of the one-word prompt that shows the listing.
     #[serde(default)]
     pub task: Option<Task>,
+    /// The socket of the [`egress::Egress`] a live run in a namespace
+    /// reaches its provider through; [`run`] sets it.
+    #[serde(default)]
+    pub egress: Option<PathBuf>,
 }
 
 /// A task for the client: the prompt, and who plays the model.
@@ -112,8 +117,9 @@ pub struct Plan {
 pub struct Task {
     pub prompt: String,
     /// The scripted model the stand-in plays; `None` runs the client against
-    /// its live provider (no stand-in, no namespace), with the keys of
-    /// [`live_key_vars`] passed on from this process.
+    /// its live provider (no stand-in; in a namespace its only way out is
+    /// the provider, see [`egress`]), with the variables of
+    /// [`LiveProvider::passed_vars`] passed on from this process.
     pub script: Option<Script>,
     /// Tools the client may use without asking, in its own syntax.
     pub allowed_tools: Vec<String>,
@@ -126,45 +132,105 @@ impl Plan {
     }
 }
 
-/// The variables a live run passes on from this process: the client's
-/// provider credentials ([`live_credential_vars`]) and the provider address
-/// a user may have set, and nothing else of the user's environment.
-pub fn live_key_vars(client: Client) -> impl Iterator<Item = &'static str> {
-    let endpoint: &[&str] = match client {
-        Client::ClaudeCode => &["ANTHROPIC_BASE_URL"],
-        Client::Codex => &["OPENAI_BASE_URL"],
-        Client::Gemini => &["GOOGLE_GEMINI_BASE_URL"],
-        Client::Opencode | Client::Copilot => &[],
-    };
-    live_credential_vars(client).iter().chain(endpoint).copied()
+/// The provider a live run of an agent CLI signs in to and sends its work
+/// to: the only place its run may reach.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LiveProvider {
+    /// The variables that can hold the key or token the run signs in with.
+    /// The scratch `$HOME` holds no login of the user's, so one must be set.
+    pub credential_vars: &'static [&'static str],
+    /// The variable a user sets to send the client elsewhere (a gateway).
+    pub base_var: Option<&'static str>,
+    /// The provider's own address, when that variable is not set.
+    pub default_base: &'static str,
+    /// The model as the client names it (OpenCode: `provider/model`).
+    pub model: Option<String>,
 }
 
-/// The variables that can hold the key or token a live run signs in with.
-/// The scratch `$HOME` holds no login of the user's, so one must be set.
-pub fn live_credential_vars(client: Client) -> &'static [&'static str] {
-    match client {
-        Client::ClaudeCode => &["ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"],
-        Client::Codex => &["OPENAI_API_KEY"],
-        Client::Gemini => &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
-        Client::Opencode => &["ANTHROPIC_API_KEY", "OPENAI_API_KEY"],
-        Client::Copilot => &["COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"],
+impl LiveProvider {
+    /// Where the run's requests go: the user's base-URL variable, else the
+    /// provider.
+    pub fn base_url(&self) -> String {
+        self.base_var
+            .and_then(|name| std::env::var(name).ok())
+            .filter(|url| !url.trim().is_empty())
+            .unwrap_or_else(|| self.default_base.to_string())
+    }
+
+    /// The variables passed on from this process: the credentials and the
+    /// base-URL variable, and nothing else of the user's environment.
+    pub fn passed_vars(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.credential_vars.iter().copied().chain(self.base_var)
+    }
+
+    /// Why the run cannot sign in: none of its credential variables is set.
+    pub fn credentials_missing(&self, client: Client) -> Option<String> {
+        let set = self
+            .credential_vars
+            .iter()
+            .any(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()));
+        (!set).then(|| {
+            format!(
+                "a live {} run signs in with {}, which is not set: the agent runs with a scratch home that holds none of your logins, and Hone passes it that variable and nothing else of yours",
+                client.display_name(),
+                self.credential_vars.join(" or ")
+            )
+        })
     }
 }
 
-/// Why a live run of `client` cannot sign in: none of its credential
-/// variables is set in this process.
-pub fn live_credentials_missing(client: Client) -> Option<String> {
-    let names = live_credential_vars(client);
-    let set = names
-        .iter()
-        .any(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()));
-    (!set).then(|| {
-        format!(
-            "a live {} run signs in with {}, which is not set: the agent runs with a scratch home that holds none of your logins, and Hone passes it that variable and nothing else of yours",
-            client.display_name(),
-            names.join(" or ")
-        )
+/// The provider a live run of `client` with `model` works with, or why it
+/// has none Hone can run.
+pub fn live_provider(client: Client, model: Option<&str>) -> Result<LiveProvider, String> {
+    let anthropic = |model: Option<String>| LiveProvider {
+        credential_vars: &["ANTHROPIC_API_KEY"],
+        base_var: Some("ANTHROPIC_BASE_URL"),
+        default_base: crate::agent::providers::ANTHROPIC_BASE_URL,
+        model,
+    };
+    let openai = |model: Option<String>| LiveProvider {
+        credential_vars: &["OPENAI_API_KEY"],
+        base_var: Some("OPENAI_BASE_URL"),
+        default_base: crate::agent::providers::OPENAI_BASE_URL,
+        model,
+    };
+    let model_named = model.map(str::to_string);
+    Ok(match client {
+        Client::ClaudeCode => LiveProvider {
+            credential_vars: &["ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN"],
+            ..anthropic(model_named)
+        },
+        Client::Codex => openai(model_named),
+        Client::Gemini => LiveProvider {
+            credential_vars: &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+            base_var: Some("GOOGLE_GEMINI_BASE_URL"),
+            default_base: super::gemini::API_BASE_URL,
+            model: model_named,
+        },
+        Client::Opencode => {
+            let (provider, name) = super::opencode::live_model(model)?;
+            let model = Some(format!("{provider}/{name}"));
+            match provider {
+                super::opencode::LiveProviderName::Anthropic => anthropic(model),
+                super::opencode::LiveProviderName::Openai => openai(model),
+            }
+        }
+        Client::Copilot => LiveProvider {
+            credential_vars: &["COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"],
+            base_var: None,
+            default_base: super::copilot::API_BASE_URL,
+            model: model_named,
+        },
     })
+}
+
+/// Why a live run of `client` with `model` cannot start: no provider Hone
+/// can run, or none of its credential variables set in this process.
+pub fn live_credentials_missing(client: Client, model: Option<&str>) -> Option<String> {
+    match live_provider(client, model) {
+        Ok(provider) => provider.credentials_missing(client),
+        Err(why) => Some(why),
+    }
 }
 
 /// What a run saw.
@@ -182,6 +248,9 @@ pub struct Captured {
     /// The client's standard output, kept for a task (its transcript).
     #[serde(default)]
     pub stdout: String,
+    /// What a live run tried to reach besides its provider, refused.
+    #[serde(default)]
+    pub refused: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -199,6 +268,8 @@ pub enum CaptureError {
     Isolated(String),
     #[error("the run was cancelled")]
     Cancelled,
+    #[error("{0}")]
+    Provider(String),
 }
 
 /// How the run is kept off the network.
@@ -228,14 +299,35 @@ pub fn run_cancellable(
     let Isolation::Namespace { reexec } = isolation else {
         return run_here_cancellable(plan, false, cancel);
     };
-    // A live run needs the provider's network.
-    if plan.is_live() || !namespaces_available() {
-        return run_here_cancellable(plan, false, cancel);
+    #[cfg(unix)]
+    if namespaces_available() {
+        return run_in_namespace(plan, reexec, cancel);
     }
+    #[cfg(not(unix))]
+    let _ = reexec;
+    run_here_cancellable(plan, false, cancel)
+}
+
+/// [`run_cancellable`] in a network namespace of its own: this program is
+/// re-executed there (`reexec`) and runs [`run_here`] on the plan.
+#[cfg(unix)]
+fn run_in_namespace(
+    plan: &Plan,
+    reexec: &[OsString],
+    cancel: &Cancel,
+) -> Result<Captured, CaptureError> {
     let scratch = tempfile::tempdir().map_err(CaptureError::Scratch)?;
     let plan_file = scratch.path().join("plan.json");
     let out_file = scratch.path().join("captured.json");
-    std::fs::write(&plan_file, serde_json::to_vec(plan).unwrap_or_default())
+    // A live run's one way out: its provider, through the egress proxy.
+    let egress = if plan.is_live() {
+        Some(start_egress(plan, scratch.path())?)
+    } else {
+        None
+    };
+    let mut plan = plan.clone();
+    plan.egress = egress.as_ref().map(|e| e.socket().to_path_buf());
+    std::fs::write(&plan_file, serde_json::to_vec(&plan).unwrap_or_default())
         .map_err(CaptureError::Scratch)?;
     let mut command = Command::new("unshare");
     if !is_root() {
@@ -275,12 +367,32 @@ pub fn run_cancellable(
         .ok()
         .and_then(|bytes| serde_json::from_slice::<Captured>(&bytes).ok());
     match captured {
-        Some(captured) => Ok(captured),
+        Some(mut captured) => {
+            captured.refused = egress.map(|e| e.refused()).unwrap_or_default();
+            Ok(captured)
+        }
         None => Err(CaptureError::Isolated(format!(
             "{status}: {}",
             stderr.trim()
         ))),
     }
+}
+
+/// The proxy outside the namespace that lets a live run reach its provider
+/// and nothing else.
+#[cfg(unix)]
+fn start_egress(plan: &Plan, dir: &Path) -> Result<egress::Egress, CaptureError> {
+    let endpoint = live_destination(plan.installed.client, plan.model.as_deref())
+        .map_err(CaptureError::Provider)?;
+    egress::Egress::start(&dir.join("egress.sock"), vec![endpoint]).map_err(CaptureError::Scratch)
+}
+
+/// The host and port a live run of `client` with `model` works with: the
+/// only place it may reach.
+pub fn live_destination(client: Client, model: Option<&str>) -> Result<egress::Endpoint, String> {
+    let url = live_provider(client, model)?.base_url();
+    egress::Endpoint::from_url(&url)
+        .ok_or_else(|| format!("the provider address `{url}` is not an http(s) URL"))
 }
 
 /// Stops a client: its whole group when it has one of its own (outside a
@@ -378,15 +490,26 @@ fn run_here_cancellable(
     let base = standin
         .as_ref()
         .map(|standin| format!("http://127.0.0.1:{}", standin.port));
-    let (args, mut vars) =
-        client_invocation(plan, base.as_deref()).map_err(CaptureError::Scratch)?;
+    let (args, mut vars) = client_invocation(plan, base.as_deref())?;
     if plan.is_live() {
-        for name in live_key_vars(client) {
+        let provider =
+            live_provider(client, plan.model.as_deref()).map_err(CaptureError::Provider)?;
+        for name in provider.passed_vars() {
             if let Some(value) = std::env::var_os(name) {
                 vars.push((name.to_string(), value.to_string_lossy().into_owned()));
             }
         }
     }
+    // Inside the namespace, the proxy variables are the way to the provider.
+    #[cfg(unix)]
+    let _relay = match plan.egress.as_deref().filter(|_| isolated) {
+        Some(socket) => {
+            let relay = egress::Relay::start(socket).map_err(CaptureError::Scratch)?;
+            vars.extend(relay.proxy_vars());
+            Some(relay)
+        }
+        None => None,
+    };
     let (program, leading) = plan
         .installed
         .command
@@ -460,6 +583,7 @@ fn run_here_cancellable(
         seconds: started.elapsed().as_secs_f64(),
         isolated,
         stdout,
+        refused: Vec::new(),
     })
 }
 
@@ -483,7 +607,7 @@ type Invocation = (Vec<String>, Vec<(String, String)>);
 /// The arguments and variables that start the client headless against the
 /// stand-in at `base`, writing whatever config file the client needs into
 /// the scratch home.
-fn client_invocation(plan: &Plan, base: Option<&str>) -> std::io::Result<Invocation> {
+fn client_invocation(plan: &Plan, base: Option<&str>) -> Result<Invocation, CaptureError> {
     let prompt = plan
         .task
         .as_ref()
@@ -491,6 +615,10 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> std::io::Result<Invocat
     // A live run keeps the client's own provider; the placeholder is never sent.
     let base = base.unwrap_or("");
     let live = base.is_empty();
+    let provider = || {
+        live_provider(plan.installed.client, plan.model.as_deref()).map_err(CaptureError::Provider)
+    };
+    let scratch = |result: std::io::Result<()>| result.map_err(CaptureError::Scratch);
     let mut args: Vec<String> = Vec::new();
     let mut vars: Vec<(String, String)> = Vec::new();
     let mut var = |name: &str, value: &str| vars.push((name.to_string(), value.to_string()));
@@ -519,23 +647,19 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> std::io::Result<Invocat
         }
         Client::Codex => {
             let codex_home = plan.home.join(".codex");
-            std::fs::create_dir_all(&codex_home)?;
+            scratch(std::fs::create_dir_all(&codex_home))?;
             let model = plan.model.as_deref().unwrap_or(super::codex::DEFAULT_MODEL);
             // Live: OpenAI's API (or the user's OPENAI_BASE_URL, which Codex
             // itself ignores) with the user's key; else the stand-in.
             let (base_url, key_var) = if live {
-                let base_url = std::env::var("OPENAI_BASE_URL")
-                    .ok()
-                    .filter(|url| !url.trim().is_empty())
-                    .unwrap_or_else(|| crate::agent::providers::OPENAI_BASE_URL.to_string());
-                (base_url, "OPENAI_API_KEY")
+                (provider()?.base_url(), "OPENAI_API_KEY")
             } else {
                 (format!("{base}/v1"), "HONE_LOOPBACK_KEY")
             };
             let config = format!(
                 "model_provider = \"hone\"\nmodel = \"{model}\"\n[model_providers.hone]\nname = \"hone\"\nbase_url = \"{base_url}\"\nwire_api = \"responses\"\nenv_key = \"{key_var}\"\n[analytics]\nenabled = false\n"
             );
-            write_if_absent(&codex_home.join("config.toml"), &config)?;
+            scratch(write_if_absent(&codex_home.join("config.toml"), &config))?;
             args.extend(["exec", "--skip-git-repo-check"].map(String::from));
             if plan.task.is_some() {
                 // Its transcript; commands confined to the scratch workspace.
@@ -549,8 +673,11 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> std::io::Result<Invocat
         }
         Client::Gemini => {
             let settings = r#"{"security":{"auth":{"selectedType":"gemini-api-key"},"folderTrust":{"enabled":false}},"general":{"enableAutoUpdate":false,"enableAutoUpdateNotification":false,"disableAutoUpdate":true,"disableUpdateNag":true},"telemetry":{"enabled":false},"privacy":{"usageStatisticsEnabled":false},"ui":{"hideTips":true}}"#;
-            std::fs::create_dir_all(plan.home.join(".gemini"))?;
-            write_if_absent(&plan.home.join(".gemini/settings.json"), settings)?;
+            scratch(std::fs::create_dir_all(plan.home.join(".gemini")))?;
+            scratch(write_if_absent(
+                &plan.home.join(".gemini/settings.json"),
+                settings,
+            ))?;
             if plan.task.is_some() {
                 // Its transcript; only this mode offers the tools a task needs.
                 args.extend(
@@ -577,20 +704,28 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> std::io::Result<Invocat
             var("GEMINI_CLI_TRUST_WORKSPACE", "true");
         }
         Client::Opencode => {
-            let model = plan.model.as_deref().unwrap_or("hone-loopback");
-            let config = serde_json::json!({
-                "$schema": "https://opencode.ai/config.json",
-                "provider": {"hone": {"npm": "@ai-sdk/openai-compatible", "name": "hone",
-                    "options": {"baseURL": format!("{base}/v1"), "apiKey": "sk-hone-loopback"},
-                    "models": {model: {"name": model}}}},
-                "model": format!("hone/{model}"),
-                "small_model": format!("hone/{model}"),
-                "autoupdate": false,
-                "share": "disabled"
-            });
+            let config = if live {
+                opencode_live_config(&provider()?)
+            } else {
+                let model = plan.model.as_deref().unwrap_or("hone-loopback");
+                serde_json::json!({
+                    "provider": {"hone": {"npm": "@ai-sdk/openai-compatible", "name": "hone",
+                        "options": {"baseURL": format!("{base}/v1"), "apiKey": "sk-hone-loopback"},
+                        "models": {model: {"name": model}}}},
+                    "model": format!("hone/{model}"),
+                    "small_model": format!("hone/{model}"),
+                })
+            };
+            let mut config = config;
+            config["$schema"] = "https://opencode.ai/config.json".into();
+            config["autoupdate"] = false.into();
+            config["share"] = "disabled".into();
             let dir = plan.home.join(".config/opencode");
-            std::fs::create_dir_all(&dir)?;
-            write_if_absent(&dir.join("opencode.json"), &config.to_string())?;
+            scratch(std::fs::create_dir_all(&dir))?;
+            scratch(write_if_absent(
+                &dir.join("opencode.json"),
+                &config.to_string(),
+            ))?;
             args.push("run".into());
             if plan.task.is_some() {
                 // Its transcript: one JSON event a line.
@@ -599,6 +734,8 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> std::io::Result<Invocat
             args.push(prompt.to_string());
             var("OPENCODE_DISABLE_MODELS_FETCH", "1");
             var("OPENCODE_DISABLE_AUTOUPDATE", "1");
+            // Its default plugins are sign-in helpers fetched from npm.
+            var("OPENCODE_DISABLE_DEFAULT_PLUGINS", "1");
         }
         Client::Copilot => {
             args.extend(
@@ -626,6 +763,32 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> std::io::Result<Invocat
         }
     }
     Ok((args, vars))
+}
+
+/// OpenCode's configuration for a live run: the model with its provider
+/// (declared, so that a model newer than OpenCode's own catalogue runs), and
+/// the provider's address when the user's base-URL variable moves it.
+fn opencode_live_config(provider: &LiveProvider) -> Value {
+    let model = provider.model.clone().unwrap_or_default();
+    let (name, id) = model.split_once('/').unwrap_or(("anthropic", &model));
+    let mut settings = serde_json::json!({"models": {id: {"name": id}}});
+    let moved = provider.base_var.and_then(|var| std::env::var(var).ok());
+    if let Some(url) = moved.filter(|url| !url.trim().is_empty()) {
+        let url = url.trim().trim_end_matches('/');
+        // ANTHROPIC_BASE_URL names the host, as Claude Code reads it;
+        // OpenCode's Anthropic provider wants the API's `/v1` in it.
+        let url = if name == "anthropic" && !url.ends_with("/v1") {
+            format!("{url}/v1")
+        } else {
+            url.to_string()
+        };
+        settings["options"] = serde_json::json!({ "baseURL": url });
+    }
+    serde_json::json!({
+        "provider": { name: settings },
+        "model": model,
+        "small_model": model,
+    })
 }
 
 /// The listing text the client sent, cut out of its requests.
@@ -737,6 +900,7 @@ mod tests {
             vars: Vec::new(),
             timeout_secs: 60,
             task: None,
+            egress: None,
         };
         let cancel = Cancel::new();
         let later = cancel.clone();

@@ -223,6 +223,7 @@ pub fn plan_for(
             .collect(),
         timeout_secs: timeout,
         task: None,
+        egress: None,
     }
 }
 

@@ -27,6 +27,9 @@ use super::Client;
 use super::frontmatter;
 use super::prediction::{Budget, Entry, Environment, LeftOut, Prediction, shown_path};
 
+/// GitHub Copilot's model API, where a live run goes.
+pub const API_BASE_URL: &str = "https://api.githubcopilot.com";
+
 pub const VERSION: &str = "1.0.102";
 
 /// The model a capture asks for when none is given (from its catalog).

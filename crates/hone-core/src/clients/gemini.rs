@@ -31,6 +31,9 @@ pub const DEFAULT_MODEL: &str = "gemini-3.1-pro-preview";
 
 pub const VERSION: &str = "0.61.0";
 
+/// The Gemini API, where a live run goes unless `GOOGLE_GEMINI_BASE_URL` says otherwise.
+pub const API_BASE_URL: &str = "https://generativelanguage.googleapis.com";
+
 /// The listing's header for the Gemini 3 prompt (the models the CLI routes
 /// to by default).
 const HEADER: &str = "# Available Agent Skills\n\nYou have access to the following specialized skills. To activate a skill and receive its detailed instructions, call the `activate_skill` tool with the skill's name.\n\n<available_skills>\n";

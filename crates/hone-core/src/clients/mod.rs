@@ -13,6 +13,7 @@ pub mod claude_code;
 pub mod codex;
 pub mod compare;
 pub mod copilot;
+pub mod egress;
 mod frontmatter;
 pub mod gemini;
 pub mod opencode;

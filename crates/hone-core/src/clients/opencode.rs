@@ -27,6 +27,57 @@ use super::prediction::{Entry, Environment, LeftOut, Prediction, shown_path};
 
 pub const VERSION: &str = "1.18.33";
 
+/// The model of a live run when none is named: OpenCode names a model with
+/// its provider.
+pub const DEFAULT_MODEL: &str = "anthropic/claude-sonnet-4-5";
+
+/// The providers a live OpenCode run can use: the two whose keys Hone
+/// handles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LiveProviderName {
+    Anthropic,
+    Openai,
+}
+
+impl std::fmt::Display for LiveProviderName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            LiveProviderName::Anthropic => "anthropic",
+            LiveProviderName::Openai => "openai",
+        })
+    }
+}
+
+/// The provider and model of a live run: `provider/model` as OpenCode
+/// names it, or a bare model whose provider its name tells
+/// (`claude-…`; `gpt-…`, `o3`, `codex-…`).
+pub fn live_model(model: Option<&str>) -> Result<(LiveProviderName, String), String> {
+    let model = model.unwrap_or(DEFAULT_MODEL).trim();
+    let (provider, name) = match model.split_once('/') {
+        Some(("anthropic", name)) => (Some(LiveProviderName::Anthropic), name),
+        Some(("openai", name)) => (Some(LiveProviderName::Openai), name),
+        Some((other, _)) => {
+            return Err(format!(
+                "a live OpenCode run uses the anthropic or openai provider, whose keys Hone passes on; `{other}` is neither"
+            ));
+        }
+        None if model.starts_with("claude") => (Some(LiveProviderName::Anthropic), model),
+        None if ["gpt", "o1", "o3", "o4", "codex"]
+            .iter()
+            .any(|prefix| model.starts_with(prefix)) =>
+        {
+            (Some(LiveProviderName::Openai), model)
+        }
+        None => (None, model),
+    };
+    match provider {
+        Some(provider) if !name.is_empty() => Ok((provider, name.to_string())),
+        _ => Err(format!(
+            "name the model of a live OpenCode run as OpenCode does, `anthropic/MODEL` or `openai/MODEL` (got `{model}`)"
+        )),
+    }
+}
+
 const HEADER: &str = "Skills provide specialized instructions and workflows for specific tasks.\nUse the skill tool to load a skill when a task matches its description.\n<available_skills>\n";
 const FOOTER: &str = "\n</available_skills>";
 

@@ -168,18 +168,48 @@ impl Script {
 
     /// The answer to one request of `client`, or `None` when the request is
     /// not a turn of the agent's loop (a title or a token count), which the
-    /// stand-in answers as usual.
+    /// stand-in answers as usual. The wire format follows the request's
+    /// path, so a client that speaks several (OpenCode, by provider) is
+    /// answered in the one it used; the tool calls are the client's own.
     pub fn answer(&self, client: Client, path: &str, body: &Value) -> Option<Reply> {
+        let route = path.split('?').next().unwrap_or(path);
         match client {
-            Client::ClaudeCode => self.answer_anthropic(body),
-            Client::Codex => self.answer_responses(body),
-            Client::Gemini => self.answer_gemini(path, body),
-            Client::Opencode => self.answer_chat(body),
             Client::Copilot => None,
+            Client::Gemini => self.answer_gemini(path, body),
+            _ if route.ends_with("/messages") => self.answer_anthropic(client, body),
+            _ if route.ends_with("/responses") => self.answer_responses(client, body),
+            _ if route.ends_with("/chat/completions") => self.answer_chat(client, body),
+            _ => None,
         }
     }
 
-    fn answer_chat(&self, body: &Value) -> Option<Reply> {
+    /// Whether the listing in a request of `client` shows the script's skill.
+    fn listed(&self, client: Client, body: &Value) -> bool {
+        let Some(skill) = self.skill() else {
+            return false;
+        };
+        match client {
+            Client::ClaudeCode => super::claude_code::listing_in_request(body)
+                .is_some_and(|listing| listing_names(&listing, skill)),
+            Client::Codex => super::codex::listing_in_request(body)
+                .is_some_and(|listing| listing_names(&listing, skill)),
+            Client::Opencode => super::opencode::listing_in_request(body)
+                .is_some_and(|listing| listing.contains(&format!("<name>{skill}</name>"))),
+            Client::Gemini | Client::Copilot => false,
+        }
+    }
+
+    /// The tool call (or answer) that does `action` in `client`.
+    fn call(&self, client: Client, action: &Action) -> Turn {
+        match client {
+            Client::Codex => codex_call(action),
+            Client::Opencode => opencode_call(action, &self.workspace),
+            Client::Gemini => gemini_call(action),
+            Client::ClaudeCode | Client::Copilot => claude_code_call(action, &self.workspace),
+        }
+    }
+
+    fn answer_chat(&self, client: Client, body: &Value) -> Option<Reply> {
         // Its title requests offer no tools.
         body.get("tools")?.as_array().filter(|t| !t.is_empty())?;
         let turns = body
@@ -188,13 +218,9 @@ impl Script {
             .iter()
             .filter(|m| m.get("role").and_then(Value::as_str) == Some("assistant"))
             .count();
-        let listed = self.skill().is_some_and(|skill| {
-            super::opencode::listing_in_request(body)
-                .is_some_and(|listing| listing.contains(&format!("<name>{skill}</name>")))
-        });
-        let action = self.step_for(turns, listed);
+        let action = self.step_for(turns, self.listed(client, body));
         let model = body.get("model").and_then(Value::as_str).unwrap_or("model");
-        let stream = chat_turn(model, turns, &opencode_call(&action, &self.workspace));
+        let stream = chat_turn(model, turns, &self.call(client, &action));
         Some(match action {
             // Cut before the chunk that ends the answer.
             Action::BreakStream(_) => {
@@ -250,7 +276,7 @@ impl Script {
         })
     }
 
-    fn answer_responses(&self, body: &Value) -> Option<Reply> {
+    fn answer_responses(&self, client: Client, body: &Value) -> Option<Reply> {
         body.get("tools")?.as_array().filter(|t| !t.is_empty())?;
         let input = body.get("input")?.as_array()?;
         let turns = input
@@ -262,13 +288,9 @@ impl Script {
                 )
             })
             .count();
-        let listed = self.skill().is_some_and(|skill| {
-            super::codex::listing_in_request(body)
-                .is_some_and(|listing| listing_names(&listing, skill))
-        });
-        let action = self.step_for(turns, listed);
+        let action = self.step_for(turns, self.listed(client, body));
         let model = body.get("model").and_then(Value::as_str).unwrap_or("model");
-        let stream = responses_turn(model, turns, &codex_call(&action));
+        let stream = responses_turn(model, turns, &self.call(client, &action));
         Some(match action {
             Action::BreakStream(_) => Reply::broken(
                 "text/event-stream",
@@ -279,7 +301,7 @@ impl Script {
         })
     }
 
-    fn answer_anthropic(&self, body: &Value) -> Option<Reply> {
+    fn answer_anthropic(&self, client: Client, body: &Value) -> Option<Reply> {
         // The agent loop offers tools; side requests do not.
         body.get("tools")?.as_array().filter(|t| !t.is_empty())?;
         let messages = body.get("messages")?.as_array()?;
@@ -287,13 +309,9 @@ impl Script {
             .iter()
             .filter(|m| m.get("role").and_then(Value::as_str) == Some("assistant"))
             .count();
-        let listed = self.skill().is_some_and(|skill| {
-            super::claude_code::listing_in_request(body)
-                .is_some_and(|listing| listing_names(&listing, skill))
-        });
-        let action = self.step_for(turns, listed);
+        let action = self.step_for(turns, self.listed(client, body));
         let model = body.get("model").and_then(Value::as_str).unwrap_or("model");
-        let stream = anthropic_turn(model, turns, &claude_code_call(&action, &self.workspace));
+        let stream = anthropic_turn(model, turns, &self.call(client, &action));
         Some(match action {
             Action::BreakStream(_) => Reply::broken(
                 "text/event-stream",
