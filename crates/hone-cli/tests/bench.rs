@@ -253,6 +253,7 @@ skill: greet
 cases:
   - name: greets-ada
     prompt: "Greet Ada in hello.txt"
+    allowed_tools: [Write]
     graders:
       - {type: file_matches, name: exclaims, path: hello.txt, pattern: "Hello, Ada!"}
       - {type: skill_loaded, arm: with-only}
@@ -525,6 +526,7 @@ skill: greet
 cases:
   - name: greets-ada
     prompt: "Greet Ada in hello.txt"
+    allowed_tools: [Write]
     graders:
       - {type: file_matches, name: exclaims, path: hello.txt, pattern: "Hello, Ada!"}
       - {type: skill_loaded, arm: with-only}
@@ -535,6 +537,83 @@ cases:
       - {write: {path: hello.txt, content: "hello ada\n"}, when: not-loaded}
       - answer: "Done: wrote hello.txt"
 "#;
+
+/// A case that may write but not run commands: the agent's command does not
+/// run. Codex, whose commands are its only tool, cannot tell the two apart,
+/// so it has only the second case.
+const MAY_WRITE: &str = r#"
+  - name: writes-but-runs-nothing
+    prompt: "Greet Ada in hello.txt"
+    allowed_tools: [Write]
+    graders:
+      - {type: file_exists, path: hello.txt}
+      - {type: command, run: "test ! -e ran.txt"}
+    script:
+      - {write: {path: hello.txt, content: "Hello, Ada!\n"}}
+      - run: touch ran.txt
+      - answer: "Done"
+"#;
+
+/// A case that declares no tool: the agent can read, but not write.
+const MAY_READ: &str = r#"
+  - name: read-only
+    prompt: "Greet Ada in hello.txt"
+    graders:
+      - {type: command, run: "test ! -e hello.txt"}
+    script:
+      - {write: {path: hello.txt, content: "Hello, Ada!\n"}}
+      - answer: "Done"
+"#;
+
+/// `hone bench --agent AGENT --scripted` on `cases`: each case's graders
+/// check that the agent could do no more than its `allowed_tools`, written
+/// in Claude Code's syntax and translated for the agent.
+fn the_agent_may_do_only_what_the_case_allows(client: Client, cases: &[&str]) {
+    require(client);
+    let tmp = library();
+    let path = tmp.path().join("suite.yaml");
+    fs::write(
+        &path,
+        format!("name: least\nskill: greet\ncases:{}", cases.concat()),
+    )
+    .unwrap();
+    let output = Command::cargo_bin("hone")
+        .unwrap()
+        .arg("bench")
+        .arg(tmp.path().join("lib/greet"))
+        .arg(&path)
+        .args(["--agent", client.as_str(), "--scripted", "--runs", "1"])
+        .args(["--arms", "without", "--no-cache", "--format", "json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    for run in report["runs"].as_array().unwrap() {
+        assert_eq!(run["outcome"], "passed", "{run}");
+    }
+    assert_eq!(report["runs"].as_array().unwrap().len(), cases.len());
+}
+
+#[test]
+fn claude_code_may_do_only_what_the_case_allows() {
+    the_agent_may_do_only_what_the_case_allows(Client::ClaudeCode, &[MAY_WRITE, MAY_READ]);
+}
+
+#[test]
+fn codex_may_do_only_what_the_case_allows() {
+    the_agent_may_do_only_what_the_case_allows(Client::Codex, &[MAY_READ]);
+}
+
+#[test]
+fn gemini_may_do_only_what_the_case_allows() {
+    the_agent_may_do_only_what_the_case_allows(Client::Gemini, &[MAY_WRITE, MAY_READ]);
+}
+
+#[test]
+fn opencode_may_do_only_what_the_case_allows() {
+    the_agent_may_do_only_what_the_case_allows(Client::Opencode, &[MAY_WRITE, MAY_READ]);
+}
 
 #[test]
 fn gemini_runs_both_arms_with_its_own_tools() {
@@ -549,6 +628,7 @@ skill: greet
 cases:
   - name: greets-ada
     prompt: "Greet Ada in hello.txt"
+    allowed_tools: [Write, "Bash(cat:*)"]
     graders:
       - {type: file_matches, name: exclaims, path: hello.txt, pattern: "Hello, Ada!"}
       - {type: skill_loaded, arm: with-only}

@@ -2471,7 +2471,11 @@ export type TaskCase = {
 	 *  under the same relative path.
 	 */
 	copy?: string[],
-	/**  Tools the agent may use without asking, in the agent's own syntax. */
+	/**
+	 *  Tools the agent may use without asking, in Claude Code's syntax
+	 *  (`Write`, `Bash(git diff:*)`), translated for every other agent (see
+	 *  `clients::permissions`); none leaves the agent read-only.
+	 */
 	allowed_tools?: string[],
 	max_turns?: number,
 	/**  Seconds before a run is stopped. */

@@ -77,7 +77,9 @@ pub struct TaskCase {
     /// under the same relative path.
     #[serde(default)]
     pub copy: Vec<String>,
-    /// Tools the agent may use without asking, in the agent's own syntax.
+    /// Tools the agent may use without asking, in Claude Code's syntax
+    /// (`Write`, `Bash(git diff:*)`), translated for every other agent (see
+    /// `clients::permissions`); none leaves the agent read-only.
     #[serde(default)]
     pub allowed_tools: Vec<String>,
     #[serde(default = "default_max_turns")]

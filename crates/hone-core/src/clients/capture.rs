@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::egress;
+use super::permissions;
 use super::script::Script;
 use super::standin::{Recorded, StandIn};
 use super::{Client, claude_code};
@@ -121,7 +122,8 @@ pub struct Task {
     /// the provider, see [`egress`]), with the variables of
     /// [`LiveProvider::passed_vars`] passed on from this process.
     pub script: Option<Script>,
-    /// Tools the client may use without asking, in its own syntax.
+    /// Tools the client may use without asking, in Claude Code's syntax (see
+    /// [`super::permissions`]).
     pub allowed_tools: Vec<String>,
     pub max_turns: u32,
 }
@@ -661,9 +663,11 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> Result<Invocation, Capt
             );
             scratch(write_if_absent(&codex_home.join("config.toml"), &config))?;
             args.extend(["exec", "--skip-git-repo-check"].map(String::from));
-            if plan.task.is_some() {
-                // Its transcript; commands confined to the scratch workspace.
-                args.extend(["--json", "--sandbox", "workspace-write"].map(String::from));
+            if let Some(task) = &plan.task {
+                // Its transcript; its sandbox as the case allows, at most the
+                // scratch workspace.
+                let sandbox = permissions::codex_sandbox(&task.allowed_tools);
+                args.extend(["--json", "--sandbox", sandbox].map(String::from));
             }
             args.push(prompt.to_string());
             var("CODEX_HOME", &codex_home.display().to_string());
@@ -678,8 +682,9 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> Result<Invocation, Capt
                 &plan.home.join(".gemini/settings.json"),
                 settings,
             ))?;
-            if plan.task.is_some() {
-                // Its transcript; only this mode offers the tools a task needs.
+            if let Some(task) = &plan.task {
+                // Its transcript; headless, it offers a tool that needs
+                // approval only when the case allows it.
                 args.extend(
                     [
                         "-p",
@@ -687,10 +692,13 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> Result<Invocation, Capt
                         "--output-format",
                         "stream-json",
                         "--approval-mode",
-                        "yolo",
+                        "default",
                     ]
                     .map(String::from),
                 );
+                for tool in permissions::gemini_allowed(&task.allowed_tools) {
+                    args.extend(["--allowed-tools".to_string(), tool]);
+                }
             } else {
                 args.extend(["-p", prompt, "--output-format", "json"].map(String::from));
             }
@@ -717,6 +725,9 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> Result<Invocation, Capt
                 })
             };
             let mut config = config;
+            if let Some(task) = &plan.task {
+                config["permission"] = permissions::opencode_permission(&task.allowed_tools);
+            }
             config["$schema"] = "https://opencode.ai/config.json".into();
             config["autoupdate"] = false.into();
             config["share"] = "disabled".into();

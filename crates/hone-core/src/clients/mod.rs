@@ -17,6 +17,7 @@ pub mod egress;
 mod frontmatter;
 pub mod gemini;
 pub mod opencode;
+pub mod permissions;
 pub mod prediction;
 pub mod script;
 pub mod standin;
