@@ -107,6 +107,12 @@ fn the_benchmark_story() {
         app.wait_for_text("[data-testid=bench-over-ceiling]", "over the ceiling of $0.01")
             .await;
         assert!(app.is_disabled("[data-testid=bench-run]").await);
+        // It says what a live run could reach: its provider, nothing else.
+        app.wait_for_text(
+            "[data-testid=bench-isolation]",
+            "one way out is the provider at api.anthropic.com:443",
+        )
+        .await;
         app.click("[data-testid=bench-back]").await;
         app.clear_and_type("[data-testid=bench-model]", "").await;
         app.clear_and_type("[data-testid=bench-max-cost]", "").await;
