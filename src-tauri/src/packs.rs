@@ -16,13 +16,13 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use hone_core::folder::SKILL_FILE;
 use hone_core::library_settings::{library_acknowledgements, library_target, settings_root};
 use hone_core::pack::plugin::{self, PluginOptions, PluginReport};
 use hone_core::pack::{
     self, ExportOptions, ImportOptions, ImportPlan, ImportReport, ManifestProblem, PackError,
     version, well_known,
 };
-use hone_core::skill::SKILL_FILE;
 use tauri::{AppHandle, Manager};
 
 use crate::commands::{AppState, CommandError, CommandResult, blocking, refresh};

@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::skill::SKILL_FILE;
+use crate::folder::SKILL_FILE;
 
 /// What a file looked like when it was read: enough to tell whether it changed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

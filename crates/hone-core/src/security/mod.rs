@@ -36,10 +36,11 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::diagnostic::{Diagnostic, Severity, Span};
+use crate::folder::SKILL_FILE;
 use crate::library::Library;
 use crate::rules::Rule;
 use crate::rules::security as detect;
-use crate::skill::{SKILL_FILE, Skill};
+use crate::skill::Skill;
 use crate::text::LineIndex;
 use lex::Lang;
 
