@@ -49,7 +49,7 @@ impl CheckCache {
     /// The caches in the user's cache folder (`$XDG_CACHE_HOME/hone`), or in
     /// memory when there is none.
     pub fn open_default() -> CheckCache {
-        crate::embed::install::hone_cache_dir()
+        crate::workspace::hone_cache_dir()
             .map_or_else(CheckCache::in_memory, |dir| CheckCache::open(&dir))
     }
 
