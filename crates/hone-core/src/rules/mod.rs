@@ -8,8 +8,9 @@
 //! one entry per rule with its code, name, severity, targets, fix
 //! availability and summary. Each rule has its own module,
 //! `rules/<area>/<rule_name>.rs` (`rules/name/name_format.rs` for HS103;
-//! `pack/rules/` for the pack's `HP…`), whose `rule_doc!` doc comment is
-//! the rule's documentation: the text `hone rule CODE` prints, written once.
+//! `rules/pack/` for the pack's `HP…`, whose checks are the pack's), whose
+//! `rule_doc!` doc comment is the rule's documentation: the text `hone rule
+//! CODE` prints, written once.
 //! A rule's module also holds its check, its fix and its tests where the
 //! check stands on its own: `HS001`–`HS013` (HS014 is reported by
 //! `invalid_yaml`), `name`'s `HS101`–`HS108`, `description`'s
@@ -128,6 +129,7 @@ mod frontmatter;
 mod library;
 mod links;
 mod name;
+mod pack;
 mod portability;
 mod registry;
 pub(crate) mod security;

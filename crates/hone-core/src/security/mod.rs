@@ -596,37 +596,6 @@ pub fn scan_paths(
     Ok((library, reports))
 }
 
-/// Scans a pack without installing it: it is extracted, with every check of
-/// `hone unpack` (no path escapes, no symlink, no zip bomb, checksums
-/// match), into a temporary folder that is removed afterwards, and its
-/// skills are scanned there; nothing is run. Paths in the reports are
-/// relative to the pack (`pdf/scripts/fill.py`).
-pub fn scan_pack(
-    pack: &Path,
-    acks: &[Acknowledgement],
-) -> Result<Vec<SkillSecurity>, crate::pack::PackError> {
-    let staging = tempfile::tempdir().map_err(|source| crate::pack::PackError::Io {
-        path: std::env::temp_dir(),
-        source,
-    })?;
-    let destination = staging.path().join("skills");
-    let options = crate::pack::ImportOptions::default();
-    crate::pack::import(pack, &destination, &options)?;
-    let (_, mut reports) = scan_paths(std::slice::from_ref(&destination), acks)?;
-    for report in &mut reports {
-        let relative = |path: &Path| {
-            path.strip_prefix(&destination)
-                .unwrap_or(path)
-                .to_path_buf()
-        };
-        report.path = relative(&report.path);
-        for finding in &mut report.findings {
-            finding.path = relative(&finding.path);
-        }
-    }
-    Ok(reports)
-}
-
 /// The findings of `reports` that count, as diagnostics of `hone check`.
 pub fn diagnostics(reports: &[SkillSecurity]) -> Vec<Diagnostic> {
     reports
