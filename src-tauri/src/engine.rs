@@ -7,10 +7,10 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use hone_core::check_cache::CheckCache;
 use hone_core::diagnostic::Diagnostic;
 use hone_core::document::FrontmatterBlock;
 use hone_core::library::Library;
+use hone_core::rules::cache::CheckCache;
 use hone_core::rules::compat::SkillCompat;
 use hone_core::rules::{self, Target};
 use hone_core::skill::Skill;

@@ -25,7 +25,6 @@
 pub mod agent;
 pub mod bench;
 pub mod catalog;
-pub mod check_cache;
 pub mod clients;
 #[cfg(test)]
 mod corpus_files;

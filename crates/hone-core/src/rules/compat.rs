@@ -17,9 +17,9 @@ use serde::Serialize;
 
 use super::library as library_rules;
 use super::{Rule, Target, check_frontmatter};
-use crate::check_cache::CollisionMemo;
 use crate::diagnostic::Diagnostic;
 use crate::library::Library;
+use crate::rules::cache::CollisionMemo;
 use crate::skill::Skill;
 
 /// What one client does with a skill.

@@ -100,10 +100,10 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::catalog;
-use crate::check_cache::CheckCache;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::folder::ResourceDetail;
 use crate::library::{Filters, Library, LibraryError};
+use crate::rules::cache::CheckCache;
 use crate::skill::Skill;
 use crate::tokens::memo::LimitMemo;
 use crate::yaml::Node;
@@ -121,6 +121,7 @@ macro_rules! rule_doc {
 pub(crate) use rule_doc;
 
 mod body;
+pub mod cache;
 pub mod collision;
 pub mod compat;
 mod description;
@@ -286,7 +287,7 @@ pub fn check_library(library: &Library, target: Target) -> Vec<Diagnostic> {
 }
 
 /// [`check_library`], answering what it can from `cache` when given (see
-/// [`crate::check_cache`]).
+/// [`crate::rules::cache`]).
 pub fn check_library_with(
     library: &Library,
     target: Target,

@@ -34,11 +34,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 
 use super::{Rule, Target, diagnostic};
-use crate::check_cache::{CollisionMemo, Fingerprint, fingerprint};
 use crate::diagnostic::Diagnostic;
 use crate::library::Library;
 use crate::rank::RoutingDoc;
 use crate::rank::analysis::Analyzer;
+use crate::rules::cache::{CollisionMemo, Fingerprint, fingerprint};
 use crate::skill::Skill;
 
 /// The cosine of two term sets from which a pair collides.

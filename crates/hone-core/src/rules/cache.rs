@@ -14,6 +14,11 @@
 //!
 //! A missing, damaged or foreign file is an empty cache, never an error; a
 //! cache that cannot be written only makes the next run slower.
+//!
+//! The cache is the check's own (it was the top-level `check_cache`): the
+//! rules' library pass takes it and reads the collision memo, and the memo
+//! holds the collision rule's results, so the two live in one module tree
+//! rather than importing each other.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
