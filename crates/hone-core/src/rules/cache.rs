@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::rank::RoutingDoc;
-use crate::rules::collision::{Collision, MIN_SHARED_TERMS, TERM_SIMILARITY};
+use crate::rank::collision::{Collision, MIN_SHARED_TERMS, TERM_SIMILARITY};
 use crate::tokens::memo::LimitMemo;
 
 /// The caches of one check run.
