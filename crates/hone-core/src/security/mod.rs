@@ -13,7 +13,7 @@
 //! machine within a script.
 //!
 //! Each finding is one of the `HS9xx` rules (documented in
-//! `rules/security/`), with a threat level, a confidence and its evidence:
+//! `rules/security/`, detected by [`detect`]), with a threat level, a confidence and its evidence:
 //! the line, the decoded payload, the source→sink flow. The findings make a
 //! [`Verdict`]: `dangerous` when one is critical, or high with at least
 //! medium confidence; `review` when one is high with low confidence or
@@ -23,6 +23,7 @@
 //! [`Acknowledgement`]): it names the rule, the skill, the file's content
 //! hash and a reason, and lapses as soon as the file changes.
 
+pub(crate) mod detect;
 pub(crate) mod hosts;
 pub(crate) mod lex;
 pub(crate) mod markdown;
@@ -39,7 +40,6 @@ use crate::diagnostic::{Diagnostic, Severity, Span};
 use crate::folder::SKILL_FILE;
 use crate::library::Library;
 use crate::rules::Rule;
-use crate::rules::security as detect;
 use crate::skill::Skill;
 use crate::text::LineIndex;
 use lex::Lang;
