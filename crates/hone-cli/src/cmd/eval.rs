@@ -11,8 +11,8 @@ use hone_core::eval::suite::{SUITES_DIR, library_suites, suite_files};
 use hone_core::eval::{self, Gate, Identities, Report, RunOptions, Suite};
 use serde::Serialize;
 
+use hone_core::agent::confirm::{self, ConfirmOptions};
 use hone_core::eval::calibrate::Calibration;
-use hone_core::eval::confirm::{self, ConfirmOptions};
 use hone_core::eval::suggest::{self, Change, Suggestions};
 use hone_core::library_settings::{CalibratedThreshold, LibrarySettings};
 use hone_core::rank::Ranker;

@@ -40,6 +40,7 @@
 pub mod cache;
 pub mod claude_code;
 pub mod codex;
+pub mod confirm;
 pub mod cost;
 mod http;
 pub mod listing;

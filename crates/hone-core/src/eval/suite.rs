@@ -266,6 +266,15 @@ impl Suite {
 /// The folder of a library root that holds the library's routing suites.
 pub const SUITES_DIR: &str = "evals";
 
+/// Where a library or a skill keeps its task suites (`hone bench`'s): named
+/// here, where suite discovery skips them, so eval need not import the
+/// benchmarks.
+pub const TASKS_DIR: &str = "evals/tasks";
+
+/// Where a library keeps the benchmark reports its author chose to compare
+/// later runs with (`hone bench`'s; skipped by suite discovery too).
+pub const KEPT_DIR: &str = "evals/bench-runs";
+
 /// The suite files of a library: for each root, those of its `evals/` folder,
 /// then those of each sub-folder of it, one level deep (e.g.
 /// `evals/trigger-evals/*.json`, the layout skill-creator writes), sorted
@@ -288,8 +297,8 @@ pub fn library_suites<'a>(roots: impl IntoIterator<Item = &'a Path>) -> Vec<Path
             .filter(|p| {
                 p.is_dir()
                     && !p.ends_with(super::runs::RUNS_DIR)
-                    && !p.ends_with(crate::bench::TASKS_DIR)
-                    && !p.ends_with(crate::bench::KEPT_DIR)
+                    && !p.ends_with(TASKS_DIR)
+                    && !p.ends_with(KEPT_DIR)
             })
             .collect();
         subdirs.sort();
