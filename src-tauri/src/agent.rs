@@ -27,9 +27,10 @@ use hone_core::agent::providers::{
     ANTHROPIC_KEY_ENV, Anthropic, OPENAI_KEY_ENV, OpenAi, Secret, key_from_env,
 };
 use hone_core::agent::{
-    self, AgentRanker, AgentSummary, AnswerCache, Budget, Cancel, CostEstimate, EvalOptions,
-    HttpPolicy, Listing, ListingStyle, Price, PriceTable, Provider, Session as AgentSession,
+    self, AgentRanker, AgentSummary, AnswerCache, Budget, CostEstimate, EvalOptions, HttpPolicy,
+    Listing, ListingStyle, Price, PriceTable, Provider, Session as AgentSession,
 };
+use hone_core::cancel::Cancel;
 use hone_core::catalog::{self, ListingSettings};
 use hone_core::eval::{self, Report, Suite};
 use hone_core::library_settings;

@@ -24,6 +24,7 @@
 
 pub mod agent;
 pub mod bench;
+pub mod cancel;
 pub mod catalog;
 pub mod clients;
 #[cfg(test)]

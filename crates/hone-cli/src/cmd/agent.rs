@@ -15,8 +15,9 @@ use hone_core::agent::providers::{
     ANTHROPIC_KEY_ENV, Anthropic, OPENAI_KEY_ENV, OpenAi, key_from_env,
 };
 use hone_core::agent::{
-    AnswerCache, Budget, Cancel, CostEstimate, HttpPolicy, ListingStyle, PriceTable, Provider,
+    AnswerCache, Budget, CostEstimate, HttpPolicy, ListingStyle, PriceTable, Provider,
 };
+use hone_core::cancel::Cancel;
 use hone_core::catalog::{self, ListingSettings};
 use hone_core::library::Library;
 use hone_core::llm::LocalModel;

@@ -20,9 +20,10 @@
 //! eval's (`eval::suggest`), so the suggestions need not import the agent.
 
 use crate::agent::{
-    self, AnswerCache, Budget, Cancel, CostEstimate, EvalOptions, Listing, ListingStyle, Price,
-    Provider, Session,
+    self, AnswerCache, Budget, CostEstimate, EvalOptions, Listing, ListingStyle, Price, Provider,
+    Session,
 };
+use crate::cancel::Cancel;
 use crate::catalog::ListingSettings;
 use crate::edit::{FieldValue, set_field};
 use crate::eval::Suite;

@@ -21,7 +21,7 @@ use serde_json::Value;
 use super::script::Script;
 use super::standin::{Recorded, StandIn};
 use super::{Client, claude_code};
-use crate::agent::Cancel;
+use crate::cancel::Cancel;
 
 /// An installed client: how to start it, and its version.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -527,7 +527,7 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> std::io::Result<Invocat
                 let base_url = std::env::var("OPENAI_BASE_URL")
                     .ok()
                     .filter(|url| !url.trim().is_empty())
-                    .unwrap_or_else(|| crate::agent::providers::OPENAI_BASE_URL.to_string());
+                    .unwrap_or_else(|| super::codex::OPENAI_BASE_URL.to_string());
                 (base_url, "OPENAI_API_KEY")
             } else {
                 (format!("{base}/v1"), "HONE_LOOPBACK_KEY")
