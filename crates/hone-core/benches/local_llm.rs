@@ -37,7 +37,7 @@ use hone_core::agent::{
     AgentError, Answer, Choice, EvalOptions, ListingStyle, Provider, Session, evaluate,
 };
 use hone_core::cancel::Cancel;
-use hone_core::catalog::ListingSettings;
+use hone_core::clients::claude_code::ListingSettings;
 use hone_core::eval::MetricValues;
 use hone_core::eval::suite::Suite;
 use hone_core::library::{Filters, Library};

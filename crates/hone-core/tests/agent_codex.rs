@@ -19,8 +19,8 @@ use hone_core::agent::{
     AgentError, Answer, Choice, CodexLayout, HttpPolicy, Listing, ListingStyle, Provider,
 };
 use hone_core::cancel::Cancel;
-use hone_core::catalog::ListingSettings;
 use hone_core::clients::Client;
+use hone_core::clients::claude_code::ListingSettings;
 use hone_core::clients::script::{Action, Script, Step};
 use hone_core::clients::standin::{Recorded, StandIn};
 use hone_core::library::Library;

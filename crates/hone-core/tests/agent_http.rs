@@ -17,7 +17,7 @@ use hone_core::agent::{
     Provider, Session, evaluate,
 };
 use hone_core::cancel::Cancel;
-use hone_core::catalog::ListingSettings;
+use hone_core::clients::claude_code::ListingSettings;
 use hone_core::eval::{self, Identities, Suite};
 use hone_core::library::{Filters, Library};
 use hone_core::skill::Skill;

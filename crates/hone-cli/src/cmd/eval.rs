@@ -185,7 +185,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         if let Some(skill) = &args.suggest {
             let mut ranker = ranker;
-            let listing_cap = hone_core::catalog::project_listing_cap(&library.roots);
+            let listing_cap = hone_core::clients::claude_code::project_listing_cap(&library.roots);
             let mut found = suggest::suggest(
                 ranker.as_mut(),
                 &library,

@@ -24,7 +24,7 @@ use crate::agent::{
     Session,
 };
 use crate::cancel::Cancel;
-use crate::catalog::ListingSettings;
+use crate::clients::claude_code::ListingSettings;
 use crate::edit::{FieldValue, set_field};
 use crate::eval::Suite;
 use crate::eval::suggest::{self, AgentConfirmation, Suggestions};

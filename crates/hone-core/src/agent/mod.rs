@@ -63,7 +63,7 @@ pub use http::HttpPolicy;
 pub use listing::{CodexLayout, Listing, ListingStyle};
 
 use crate::cancel::Cancel;
-use crate::catalog::ListingSettings;
+use crate::clients::claude_code::ListingSettings;
 use crate::eval::{CaseReport, Report, Suite, suite_label};
 use crate::rank::{
     AgentExplanation, Explanation, Match, RankError, Ranker, RankerKind, RoutingDoc, check_query,

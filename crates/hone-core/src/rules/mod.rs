@@ -99,7 +99,7 @@ use std::str::FromStr;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::catalog;
+use crate::clients::claude_code;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::folder::ResourceDetail;
 use crate::library::{Filters, Library, LibraryError};
@@ -235,7 +235,7 @@ pub(crate) fn check_frontmatter(
 /// The findings of every per-skill rule of `target` for one skill, sorted by
 /// offset then code.
 pub fn check_skill(skill: &Skill, target: Target) -> Vec<Diagnostic> {
-    check_skill_with(skill, target, None, catalog::CLAUDE_CODE_ENTRY_LIMIT)
+    check_skill_with(skill, target, None, claude_code::CLAUDE_CODE_ENTRY_LIMIT)
 }
 
 fn check_skill_with(
@@ -293,7 +293,7 @@ pub fn check_library_with(
     target: Target,
     cache: Option<&CheckCache>,
 ) -> Vec<Diagnostic> {
-    let listing_cap = catalog::project_listing_cap(&library.roots);
+    let listing_cap = claude_code::project_listing_cap(&library.roots);
     let memo = cache.map(|c| &c.limits);
     // The library-wide rules run beside the per-skill ones: analysing the
     // collisions has sequential steps, which the other core fills.
@@ -331,7 +331,7 @@ pub fn open_and_check(
 /// The findings of one skill as edited, within `library`: its own rules and
 /// the library-wide ones that concern it (what an editor shows as you type).
 pub fn check_skill_in(skill: &Skill, library: &Library, target: Target) -> Vec<Diagnostic> {
-    let listing_cap = catalog::project_listing_cap(&library.roots);
+    let listing_cap = claude_code::project_listing_cap(&library.roots);
     let mut out = check_skill_with(skill, target, None, listing_cap);
     library::check_one(skill, library, target, &mut out);
     sort(&mut out);
