@@ -266,6 +266,11 @@ impl Suite {
 /// The folder of a library root that holds the library's routing suites.
 pub const SUITES_DIR: &str = "evals";
 
+/// The folder of named runs (`eval::runs`), under the library's `evals/`
+/// folder: named here, where suite discovery skips it, so that suites need
+/// not import the runs, which read them.
+pub const RUNS_DIR: &str = "runs";
+
 /// Where a library or a skill keeps its task suites (`hone bench`'s): named
 /// here, where suite discovery skips them, so eval need not import the
 /// benchmarks.
@@ -296,7 +301,7 @@ pub fn library_suites<'a>(roots: impl IntoIterator<Item = &'a Path>) -> Vec<Path
             // suites and kept benchmarks are `hone bench`'s.
             .filter(|p| {
                 p.is_dir()
-                    && !p.ends_with(super::runs::RUNS_DIR)
+                    && !p.ends_with(RUNS_DIR)
                     && !p.ends_with(TASKS_DIR)
                     && !p.ends_with(KEPT_DIR)
             })
