@@ -30,6 +30,16 @@
 //! the debug-build check that no finding carries a fix its rule does not
 //! declare then hold it to its declaration.
 //!
+//! # What the rules import
+//!
+//! The rules judge a skill against what each client does, so they import
+//! the tokenizer ([`crate::tokens`]), the client profiles
+//! ([`crate::clients`]: listing settings, built-in skills) and, for HS502,
+//! the ranker's collision analysis ([`crate::rank::collision`]). The
+//! security engine ([`crate::security`]) and the packs ([`crate::pack`])
+//! name the rules and run the checks of theirs, so the rules import
+//! neither: `rules/security/` and `rules/pack/` hold those rules' docs only.
+//!
 //! # Targets
 //!
 //! A skill is read by more than one consumer and they disagree. A [`Target`]

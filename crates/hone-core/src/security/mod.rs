@@ -22,6 +22,11 @@
 //! A reviewed finding can be acknowledged in the library's settings (see
 //! [`Acknowledgement`]): it names the rule, the skill, the file's content
 //! hash and a reason, and lapses as soon as the file changes.
+//!
+//! The engine sits beside the rules, above them: it names their registry
+//! ([`crate::rules::Rule`]) and runs their detectors ([`detect`]). It does
+//! not import the packs; scanning a pack before it is installed is
+//! `pack::scan_pack`.
 
 pub(crate) mod detect;
 pub(crate) mod hosts;
