@@ -27,10 +27,11 @@ use hone_core::agent::providers::{
     ANTHROPIC_KEY_ENV, Anthropic, OPENAI_KEY_ENV, OpenAi, Secret, key_from_env,
 };
 use hone_core::agent::{
-    self, AgentRanker, AgentSummary, AnswerCache, Budget, Cancel, CostEstimate, EvalOptions,
-    HttpPolicy, Listing, ListingStyle, Price, PriceTable, Provider, Session as AgentSession,
+    self, AgentRanker, AgentSummary, AnswerCache, Budget, CostEstimate, EvalOptions, HttpPolicy,
+    Listing, ListingStyle, Price, PriceTable, Provider, Session as AgentSession,
 };
-use hone_core::catalog::{self, ListingSettings};
+use hone_core::cancel::Cancel;
+use hone_core::clients::claude_code::{self, ListingSettings};
 use hone_core::eval::{self, Report, Suite};
 use hone_core::library_settings;
 use hone_core::llm::{LocalModel, resolve_model_file};
@@ -412,8 +413,8 @@ fn skills_with_edits(
 }
 
 fn listing_settings(session: &Session) -> ListingSettings {
-    let user = catalog::user_claude_dir();
-    let env = std::env::var(catalog::CHAR_BUDGET_ENV).ok();
+    let user = claude_code::user_claude_dir();
+    let env = std::env::var(claude_code::CHAR_BUDGET_ENV).ok();
     let roots: Vec<PathBuf> = session.roots().map(Into::into).collect();
     ListingSettings::load(&roots, user.as_deref(), env.as_deref())
 }

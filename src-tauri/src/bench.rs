@@ -19,12 +19,13 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use hone_core::agent::{Cancel, PriceTable};
+use hone_core::agent::PriceTable;
 use hone_core::bench::judge::{AnthropicJudge, Judge};
 use hone_core::bench::run::{self, Agent, Arm, ArmSpec, BenchOptions, SkillUnderTest, TaskAgent};
 use hone_core::bench::{
     self, BenchReport, CostPreview, Progress, ReportHeader, TaskSuite, TaskSuiteError,
 };
+use hone_core::cancel::Cancel;
 use hone_core::clients::capture::{Installed, Isolation};
 use hone_core::clients::{Client, Environment};
 use hone_core::workspace::{self, SaveError, Stamp};

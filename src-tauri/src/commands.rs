@@ -10,7 +10,7 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use hone_core::agent::Cancel;
+use hone_core::cancel::Cancel;
 
 pub(crate) use crate::editor::skill_with_text;
 pub(crate) use crate::library::refresh;

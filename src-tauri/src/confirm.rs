@@ -1,14 +1,14 @@
 //! "Confirm with agent" for the suggestions view: the first measured
 //! description edits re-run on the held-out cases by the agent ranker
-//! (`hone_core::eval::confirm`), asked of the provider and model chosen on
+//! (`hone_core::agent::confirm`), asked of the provider and model chosen on
 //! the Evals tab (the local model unless the author picked another). As
 //! "Run with agent", it is previewed first: the calls, tokens and price of
 //! every listing asked, and plainly whether the library's text leaves the
 //! machine. The set-up is the agent commands' own ([`Asker`]).
 
+use hone_core::agent::confirm::{self, ConfirmOptions};
 use hone_core::agent::{self, CostEstimate};
 use hone_core::eval::Suite;
-use hone_core::eval::confirm::{self, ConfirmOptions};
 use hone_core::eval::suggest::Suggestions;
 use hone_core::library::Library;
 use tauri::{AppHandle, Manager};

@@ -4,7 +4,7 @@
 //! `rank::map`, `eval::suggest`, `eval::calibrate`) to the opened library,
 //! with the open skill's unsaved text in place where the window sends it.
 
-use hone_core::catalog;
+use hone_core::clients::claude_code;
 use hone_core::eval::calibrate::{self, Calibration};
 use hone_core::eval::suggest::{self, Suggestions};
 use hone_core::eval::{self, Identities, Suite};
@@ -107,7 +107,7 @@ pub async fn suggest_edits(
         let state = app.state::<AppState>();
         let session = state.session();
         let suites = library_suites(&session)?;
-        let listing_cap = catalog::project_listing_cap(&session.library().roots);
+        let listing_cap = claude_code::project_listing_cap(&session.library().roots);
         lock(&state.ranking.routing).with_ranker(&session, ranker, None, |ranker, _| {
             let threshold = selection_threshold(&session, None, ranker)?;
             suggest::suggest(

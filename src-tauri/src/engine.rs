@@ -7,10 +7,11 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use hone_core::check_cache::CheckCache;
+use hone_core::clients::claude_code;
 use hone_core::diagnostic::Diagnostic;
 use hone_core::document::FrontmatterBlock;
 use hone_core::library::Library;
+use hone_core::rules::cache::CheckCache;
 use hone_core::rules::compat::SkillCompat;
 use hone_core::rules::{self, Target};
 use hone_core::skill::Skill;
@@ -166,7 +167,7 @@ pub fn stage_costs(skill: &Skill, resources: u64) -> StageCosts {
 
 /// Tokens of a skill's text resources, by path relative to the skill.
 pub fn resource_tokens(skill: &Skill) -> HashMap<String, u64> {
-    let costs = tokens::skill_costs(skill, &default_tokenizer());
+    let costs = catalog::skill_costs(skill, &default_tokenizer());
     costs
         .resources
         .files
@@ -183,10 +184,10 @@ pub fn library_costs(
     let tokenizer = tokenizer(Some(tokenizer_name))?;
     let skills: Vec<&Skill> = library.skills.iter().collect();
     // As `hone tokens` reads them: the user's settings, the library's, the variable.
-    let env = std::env::var(catalog::CHAR_BUDGET_ENV).ok();
-    let settings = catalog::ListingSettings::load(
+    let env = std::env::var(claude_code::CHAR_BUDGET_ENV).ok();
+    let settings = claude_code::ListingSettings::load(
         &library.roots,
-        catalog::user_claude_dir().as_deref(),
+        claude_code::user_claude_dir().as_deref(),
         env.as_deref(),
     );
     let costs = catalog::catalog_costs_with(&skills, &tokenizer, &settings, model);

@@ -11,11 +11,11 @@
 use std::path::{Path, PathBuf};
 
 use hone_core::clients::Scope;
+use hone_core::folder::SKILL_FILE;
 use hone_core::library_settings::library_target;
 use hone_core::pack::PackError;
 use hone_core::pack::install::{self, InstallOptions, Uninstalled};
 use hone_core::rules::Target;
-use hone_core::skill::SKILL_FILE;
 use tauri::{AppHandle, Manager};
 
 use crate::commands::{AppState, CommandError, CommandResult, blocking};

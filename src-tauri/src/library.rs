@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hone_core::skill::SKILL_FILE;
+use hone_core::folder::SKILL_FILE;
 use hone_core::watch::LibraryWatcher;
 use hone_core::workspace;
 use tauri::{AppHandle, Manager, State};

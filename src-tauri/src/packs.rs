@@ -16,13 +16,13 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use hone_core::folder::SKILL_FILE;
 use hone_core::library_settings::{library_acknowledgements, library_target, settings_root};
 use hone_core::pack::plugin::{self, PluginOptions, PluginReport};
 use hone_core::pack::{
     self, ExportOptions, ImportOptions, ImportPlan, ImportReport, ManifestProblem, PackError,
     version, well_known,
 };
-use hone_core::skill::SKILL_FILE;
 use tauri::{AppHandle, Manager};
 
 use crate::commands::{AppState, CommandError, CommandResult, blocking, refresh};
@@ -385,7 +385,7 @@ pub async fn import_pack(
 fn scan_pack(pack: &Path, destination: &Path) -> CommandResult<PackSecurity> {
     let root = [destination.to_path_buf()];
     let acks = library_acknowledgements(settings_root(&root)).map_err(|e| e.to_string())?;
-    let reports = hone_core::security::scan_pack(pack, &acks).map_err(CommandError::failed)?;
+    let reports = hone_core::pack::scan_pack(pack, &acks).map_err(CommandError::failed)?;
     let skills: Vec<_> = reports.into_iter().map(skill_view).collect();
     Ok(PackSecurity {
         counts: counts(&skills),

@@ -158,7 +158,7 @@ impl Session {
     /// The loaded skill whose `SKILL.md` or folder is `path` (canonical).
     pub fn skill_at(&self, path: &Path) -> Option<&Skill> {
         let dir = match path.file_name() {
-            Some(name) if name == hone_core::skill::SKILL_FILE => path.parent()?,
+            Some(name) if name == hone_core::folder::SKILL_FILE => path.parent()?,
             _ => path,
         };
         self.by_dir

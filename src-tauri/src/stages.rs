@@ -1,13 +1,14 @@
 //! Every skill's cost at each disclosure stage, for the Token costs panel's
 //! per-skill chart. The stages and their sums are the engine's
-//! ([`hone_core::tokens::StageTotals`]); this only picks the tokenizer and
+//! ([`hone_core::catalog::StageTotals`]); this only picks the tokenizer and
 //! measures off the window's thread (in the background pool, leaving the web
 //! view a core), resources read from disk as saved, and keeps the last answer
 //! for as long as the library is not read again.
 
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
-use hone_core::tokens::{self, StageTotals, Tokenizer};
+use hone_core::catalog::StageTotals;
+use hone_core::tokens::Tokenizer;
 use serde::Serialize;
 use tauri::{AppHandle, Manager};
 
@@ -58,7 +59,8 @@ pub async fn library_stage_costs(
         }
         let skills: Vec<_> = session.library().skills.iter().collect();
         // A core stays free for the window, as for the library's check.
-        let totals = background_pool().install(|| tokens::skills_stage_totals(&skills, &tokenizer));
+        let totals = background_pool()
+            .install(|| hone_core::catalog::skills_stage_totals(&skills, &tokenizer));
         let stages = LibraryStages {
             tokenizer: label,
             skills: totals,

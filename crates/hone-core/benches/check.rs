@@ -12,9 +12,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hone_core::check_cache::CheckCache;
 use hone_core::folder::ResourceDetail;
 use hone_core::library::{Filters, Library};
+use hone_core::rules::cache::CheckCache;
 use hone_core::rules::{Target, check_library, check_library_with, open_and_check};
 
 fn corpus_dir() -> PathBuf {

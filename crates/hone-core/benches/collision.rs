@@ -15,7 +15,7 @@ use criterion::{Criterion, criterion_group};
 use hone_core::folder::ResourceDetail;
 use hone_core::library::{Filters, Library};
 use hone_core::rank::RoutingDoc;
-use hone_core::rules::collision::CollisionIndex;
+use hone_core::rank::collision::CollisionIndex;
 use hone_testkit::synth;
 
 const SKILLS: usize = 5_000;

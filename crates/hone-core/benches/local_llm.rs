@@ -34,9 +34,10 @@ use std::sync::Mutex;
 use hone_core::agent::listing::Listing;
 use hone_core::agent::local::Local;
 use hone_core::agent::{
-    AgentError, Answer, Cancel, Choice, EvalOptions, ListingStyle, Provider, Session, evaluate,
+    AgentError, Answer, Choice, EvalOptions, ListingStyle, Provider, Session, evaluate,
 };
-use hone_core::catalog::ListingSettings;
+use hone_core::cancel::Cancel;
+use hone_core::clients::claude_code::ListingSettings;
 use hone_core::eval::MetricValues;
 use hone_core::eval::suite::Suite;
 use hone_core::library::{Filters, Library};

@@ -20,6 +20,10 @@
 //!
 //! The library scan reads every folder of a skill to find nested skills and
 //! hands those listings over ([`Listings`]), so a check lists no folder twice.
+//!
+//! This module owns what marks a folder as a skill ([`SKILL_FILE`]) and the
+//! entry of one listed file ([`Resource`]); the skill model
+//! ([`crate::skill`]) is built on these walks, so nothing here imports it.
 
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
@@ -27,8 +31,10 @@ use std::sync::Arc;
 
 use ignore::gitignore::Gitignore;
 use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
 
-use crate::skill::{Resource, SKILL_FILE};
+/// The file name that makes a directory a skill.
+pub const SKILL_FILE: &str = "SKILL.md";
 
 /// The file in a skill or library folder that lists more files to leave out.
 pub const IGNORE_FILE: &str = ".honeignore";
@@ -83,6 +89,17 @@ pub struct WalkOptions {
     pub detail: ResourceDetail,
     /// List the skill's `evals/` folder too (packs can carry it on request).
     pub include_evals: bool,
+}
+
+/// A file of the skill directory other than `SKILL.md`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resource {
+    /// Path relative to the skill directory, with `/` separators.
+    pub path: String,
+    pub size: u64,
+    /// Valid UTF-8 without NUL bytes in its first 8 KiB.
+    pub is_text: bool,
+    pub executable: bool,
 }
 
 /// The files of a skill (except `SKILL.md`), in path order, and what was

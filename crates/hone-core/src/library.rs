@@ -20,8 +20,10 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
-use crate::folder::{Entry, Listings, OpenDir, ResourceDetail, is_ignored_dir, list_dir_in};
-use crate::skill::{SKILL_FILE, Skill};
+use crate::folder::{
+    Entry, Listings, OpenDir, ResourceDetail, SKILL_FILE, is_ignored_dir, list_dir_in,
+};
+use crate::skill::Skill;
 
 /// Filters on skill identities, as globs (`pdf-*`).
 #[derive(Debug, Clone, Default)]

@@ -24,6 +24,11 @@
 //! (`acknowledged`: rule, skill, content hash, reason), so `hone check
 //! --security`, `hone scan` and `hone serve` stop counting them until the
 //! file they were about changes.
+//!
+//! The settings sit with the rankers and the checks, not with the skill
+//! model: they key thresholds by [`RankerKind`] and hold the rules' target
+//! and the security scan's acknowledgements. Only eval, the packs and the
+//! adapters read them.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

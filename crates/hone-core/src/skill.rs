@@ -13,13 +13,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::document::SkillDocument;
 use crate::fields;
-use crate::folder::{Listings, ResourceDetail, WalkOptions, listed_skill_files};
+use crate::folder::{
+    Listings, Resource, ResourceDetail, SKILL_FILE, WalkOptions, listed_skill_files,
+};
 use crate::links::{Link, body_links};
 use crate::text::LineIndex;
 use crate::yaml::{self, Node, YamlError};
-
-/// The file name that makes a directory a skill.
-pub const SKILL_FILE: &str = "SKILL.md";
 
 /// The typed frontmatter. A field is `None` when absent *or* of the wrong type;
 /// rules report wrong types from the YAML tree, which has the positions.
@@ -172,17 +171,6 @@ fn typed<T: DeserializeOwned>(json: serde_json::Value) -> Option<T> {
 /// A string field; numbers are accepted as their text (`version: 1.0` style).
 fn text(json: &serde_json::Value) -> Option<String> {
     fields::scalar_text(json)
-}
-
-/// A file of the skill directory other than `SKILL.md`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Resource {
-    /// Path relative to the skill directory, with `/` separators.
-    pub path: String,
-    pub size: u64,
-    /// Valid UTF-8 without NUL bytes in its first 8 KiB.
-    pub is_text: bool,
-    pub executable: bool,
 }
 
 /// A loaded skill.

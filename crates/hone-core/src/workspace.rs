@@ -17,6 +17,10 @@
 //! Every path that comes from the front end goes through [`confine`] first: it
 //! is canonicalised (resolving `..` and symlinks) and must then lie inside one
 //! of the opened library roots.
+//!
+//! It also names Hone's own folder in the user's cache ([`hone_cache_dir`]),
+//! where the models, the embedding and agent caches and `hone check`'s
+//! caches live, so those lower modules need not ask a higher one for it.
 
 use std::fs;
 use std::io::{self, Write};
@@ -26,7 +30,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::skill::SKILL_FILE;
+use crate::folder::SKILL_FILE;
 
 /// What a file looked like when it was read: enough to tell whether it changed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -272,6 +276,19 @@ pub fn rename_skill(dir: &Path, new_name: &str) -> io::Result<PathBuf> {
     }
     fs::rename(dir, &target)?;
     Ok(target)
+}
+
+/// Hone's folder in the user's cache, if the environment names one.
+pub fn hone_cache_dir() -> Option<PathBuf> {
+    let from_env = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let base = from_env("XDG_CACHE_HOME")
+        .or_else(|| from_env("HOME").map(|home| home.join(".cache")))
+        .or_else(|| from_env("LOCALAPPDATA"))?;
+    Some(base.join("hone"))
 }
 
 #[cfg(test)]

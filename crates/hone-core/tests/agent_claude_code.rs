@@ -14,9 +14,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use hone_core::agent::claude_code::ClaudeCode;
-use hone_core::agent::{AgentError, Answer, Cancel, Choice, Listing, ListingStyle, Provider};
-use hone_core::catalog::ListingSettings;
+use hone_core::agent::{AgentError, Answer, Choice, Listing, ListingStyle, Provider};
+use hone_core::cancel::Cancel;
 use hone_core::clients::Client;
+use hone_core::clients::claude_code::ListingSettings;
 use hone_core::clients::script::{Action, Script, Step};
 use hone_core::clients::standin::{Recorded, StandIn};
 use hone_core::library::Library;

@@ -16,10 +16,11 @@ use std::time::{Duration, Instant};
 use hone_core::agent::codex::Codex;
 use hone_core::agent::providers::{OpenAi, parse_openai};
 use hone_core::agent::{
-    AgentError, Answer, Cancel, Choice, CodexLayout, HttpPolicy, Listing, ListingStyle, Provider,
+    AgentError, Answer, Choice, CodexLayout, HttpPolicy, Listing, ListingStyle, Provider,
 };
-use hone_core::catalog::ListingSettings;
+use hone_core::cancel::Cancel;
 use hone_core::clients::Client;
+use hone_core::clients::claude_code::ListingSettings;
 use hone_core::clients::script::{Action, Script, Step};
 use hone_core::clients::standin::{Recorded, StandIn};
 use hone_core::library::Library;

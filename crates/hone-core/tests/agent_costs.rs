@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use hone_core::agent::providers::{Anthropic, Secret};
 use hone_core::agent::{HttpPolicy, Listing, ListingStyle, PriceTable, Session};
-use hone_core::catalog::ListingSettings;
+use hone_core::clients::claude_code::ListingSettings;
 use hone_core::eval::Suite;
 use hone_core::library::{Filters, Library};
 use hone_core::skill::Skill;

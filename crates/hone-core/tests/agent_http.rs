@@ -13,10 +13,11 @@ use std::time::Duration;
 
 use hone_core::agent::providers::{Anthropic, OpenAi, Secret};
 use hone_core::agent::{
-    Answer, AnswerCache, Budget, Cancel, Choice, EvalOptions, HttpPolicy, Listing, ListingStyle,
-    Price, Provider, Session, evaluate,
+    Answer, AnswerCache, Budget, Choice, EvalOptions, HttpPolicy, Listing, ListingStyle, Price,
+    Provider, Session, evaluate,
 };
-use hone_core::catalog::ListingSettings;
+use hone_core::cancel::Cancel;
+use hone_core::clients::claude_code::ListingSettings;
 use hone_core::eval::{self, Identities, Suite};
 use hone_core::library::{Filters, Library};
 use hone_core::skill::Skill;

@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use hone_core::agent::local::Local;
-use hone_core::agent::{Cancel, Choice, Listing, ListingStyle, Provider, aggregate};
-use hone_core::catalog::ListingSettings;
+use hone_core::agent::{Choice, Listing, ListingStyle, Provider, aggregate};
+use hone_core::cancel::Cancel;
+use hone_core::clients::claude_code::ListingSettings;
 use hone_core::library::{Filters, Library};
 use hone_core::llm::{ListedSkill, LlmError, LocalModel, choice_prompt, resolve_model_file};
 use hone_core::rank::RoutingDoc;

@@ -163,7 +163,7 @@ fn stage_costs_of_a_skill_with_resources() {
     .unwrap();
     let skill = Skill::load(&dir).unwrap();
     let o200k = Tokenizer::o200k();
-    let costs = tokens::skill_costs(&skill, &o200k);
+    let costs = hone_core::catalog::skill_costs(&skill, &o200k);
 
     assert_eq!(costs.id, "release-notes");
     let entry = &costs.metadata.agentskills;
@@ -226,7 +226,7 @@ fn an_unsaved_buffer_is_measured_as_held() {
         Path::new("/lib/demo"),
         SkillDocument::parse("---\nname: demo\ndescription: x\n---\nhello world\n".into()),
     );
-    let costs = tokens::skill_costs(&skill, &Tokenizer::cl100k());
+    let costs = hone_core::catalog::skill_costs(&skill, &Tokenizer::cl100k());
     assert_eq!(
         costs.instructions.tokens,
         Tokenizer::cl100k().count("hello world\n")
@@ -307,7 +307,7 @@ fn corpus_skills_measure_and_render() {
     let filters = hone_core::library::Filters::default();
     let library = hone_core::library::Library::open(&[dir], &filters).unwrap();
     let skills: Vec<&Skill> = library.skills.iter().collect();
-    let costs = tokens::skills_costs(&skills, &Tokenizer::o200k());
+    let costs = hone_core::catalog::skills_costs(&skills, &Tokenizer::o200k());
     assert_eq!(costs.len(), skills.len());
     let catalog = hone_core::catalog::catalog_costs(&skills, &Tokenizer::o200k(), None);
     assert_eq!(catalog.skills, skills.len());

@@ -11,12 +11,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use hone_core::check_cache::CheckCache;
 use hone_core::diagnostic::{Diagnostic, Severity};
-use hone_core::folder::ResourceDetail;
+use hone_core::folder::{ResourceDetail, SKILL_FILE};
 use hone_core::library::{Filters, Library};
+use hone_core::rules::cache::CheckCache;
 use hone_core::rules::{self, Target};
-use hone_core::skill::{SKILL_FILE, Skill};
+use hone_core::skill::Skill;
 use rmcp::model::{
     MetaObject, Skill as SkillEntry, SkillFrontmatter, SkillResource, SkillResources,
 };

@@ -425,7 +425,7 @@ impl SkillServer {
     fn get_skill_entry(&self, uri_text: &str) -> Result<GetSkillResult, ErrorData> {
         let catalog = self.engine.catalog();
         let (index, relative) = catalog.locate(uri_text).map_err(invalid)?;
-        if relative != hone_core::skill::SKILL_FILE {
+        if relative != hone_core::folder::SKILL_FILE {
             return Err(invalid(format!(
                 "`{uri_text}` is not the URI of a skill's SKILL.md"
             )));

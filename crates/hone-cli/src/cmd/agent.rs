@@ -15,9 +15,10 @@ use hone_core::agent::providers::{
     ANTHROPIC_KEY_ENV, Anthropic, OPENAI_KEY_ENV, OpenAi, key_from_env,
 };
 use hone_core::agent::{
-    AnswerCache, Budget, Cancel, CostEstimate, HttpPolicy, ListingStyle, PriceTable, Provider,
+    AnswerCache, Budget, CostEstimate, HttpPolicy, ListingStyle, PriceTable, Provider,
 };
-use hone_core::catalog::{self, ListingSettings};
+use hone_core::cancel::Cancel;
+use hone_core::clients::claude_code::{self, ListingSettings};
 use hone_core::library::Library;
 use hone_core::llm::LocalModel;
 
@@ -198,8 +199,8 @@ impl AgentArgs {
                 "--listing codex is Codex's request shape on OpenAI's API: use it with --provider openai or codex"
             );
         }
-        let user = catalog::user_claude_dir();
-        let env = std::env::var(catalog::CHAR_BUDGET_ENV).ok();
+        let user = claude_code::user_claude_dir();
+        let env = std::env::var(claude_code::CHAR_BUDGET_ENV).ok();
         let settings = ListingSettings::load(&library.roots, user.as_deref(), env.as_deref());
         for problem in &settings.problems {
             eprintln!("hone: warning: {problem}");

@@ -421,7 +421,7 @@ const DEFAULT_ANTHROPIC_MODEL: &str = "claude-haiku-4-5";
 const DEFAULT_OPENAI_MODEL: &str = "gpt-5-mini";
 
 fn default_suite(library: &Path) -> anyhow::Result<PathBuf> {
-    let dir = library.join(bench::TASKS_DIR);
+    let dir = library.join(hone_core::eval::suite::TASKS_DIR);
     let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|entries| {
             entries

@@ -14,15 +14,16 @@ use std::process::ExitCode;
 
 use anstyle::{AnsiColor, Style};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use hone_core::check_cache::CheckCache;
 use hone_core::diagnostic::{Diagnostic, Severity};
+use hone_core::folder::SKILL_FILE;
 use hone_core::library::{DiscoveryProblem, Library, misnamed_skill_files};
 use hone_core::library_settings::library_acknowledgements;
 use hone_core::library_settings::{DEFAULT_TARGET, library_target, settings_root};
+use hone_core::rules::cache::CheckCache;
 use hone_core::rules::compat::{self, SkillCompat};
 use hone_core::rules::{self, Rule, Target};
 use hone_core::security::{self, SkillSecurity, Threat};
-use hone_core::skill::{SKILL_FILE, Skill};
+use hone_core::skill::Skill;
 use rayon::prelude::*;
 use serde::Serialize;
 

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anstream::println;
-use hone_core::agent::Cancel;
+use hone_core::cancel::Cancel;
 use hone_core::clients::capture::{self, Captured, Isolation, Plan};
 use hone_core::clients::compare::{self, CaptureOptions, ListingComparison};
 use hone_core::clients::{self, Client, Environment};

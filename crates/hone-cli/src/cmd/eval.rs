@@ -11,8 +11,8 @@ use hone_core::eval::suite::{SUITES_DIR, library_suites, suite_files};
 use hone_core::eval::{self, Gate, Identities, Report, RunOptions, Suite};
 use serde::Serialize;
 
+use hone_core::agent::confirm::{self, ConfirmOptions};
 use hone_core::eval::calibrate::Calibration;
-use hone_core::eval::confirm::{self, ConfirmOptions};
 use hone_core::eval::suggest::{self, Change, Suggestions};
 use hone_core::library_settings::{CalibratedThreshold, LibrarySettings};
 use hone_core::rank::Ranker;
@@ -185,7 +185,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         if let Some(skill) = &args.suggest {
             let mut ranker = ranker;
-            let listing_cap = hone_core::catalog::project_listing_cap(&library.roots);
+            let listing_cap = hone_core::clients::claude_code::project_listing_cap(&library.roots);
             let mut found = suggest::suggest(
                 ranker.as_mut(),
                 &library,

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use anstream::{eprintln, println};
 use anstyle::Style;
-use hone_core::embed::install::{self as embed_install, InstalledModel, MODEL_ENV};
-use hone_core::install::{self, InstallOptions, InstallOutcome, ModelKind};
+use hone_core::embed::install::{self as embed_install, MODEL_ENV, ModelKind};
+use hone_core::install::{self, InstallOptions, InstallOutcome, InstalledModel};
 use hone_core::llm::install::{DEFAULT_LLM, LLM_ENV, LlmSource};
 use hone_core::text::human_bytes;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -176,7 +176,7 @@ fn spinner() -> ProgressBar {
 }
 
 fn list(args: ListArgs) -> anyhow::Result<ExitCode> {
-    let models = embed_install::list_installed(args.model.as_deref());
+    let models = install::list_installed(args.model.as_deref());
     let active = embed_install::resolve_model_dir(args.model.as_deref());
     if args.format == Format::Json {
         #[derive(serde::Serialize)]

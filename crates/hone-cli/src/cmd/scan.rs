@@ -67,7 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut folders = Vec::new();
     for path in &args.paths {
         if security::is_pack(path) {
-            reports.extend(security::scan_pack(path, &acks)?);
+            reports.extend(hone_core::pack::scan_pack(path, &acks)?);
         } else {
             folders.push(path.clone());
         }

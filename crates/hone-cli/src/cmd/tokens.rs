@@ -5,12 +5,14 @@ use std::process::ExitCode;
 
 use anstream::{eprintln, println};
 use anstyle::Style;
+use hone_core::catalog::SkillCosts;
 use hone_core::catalog::{self, BudgetReport, CatalogCosts};
+use hone_core::clients::claude_code;
 use hone_core::clients::verdicts::{self, ClientVerdict};
 use hone_core::clients::{Budget, Client, Environment};
 use hone_core::library::{Filters, Library};
 use hone_core::text::thousands;
-use hone_core::tokens::{self, SkillCosts, Tokenizer, TokenizerInfo};
+use hone_core::tokens::{self, Tokenizer, TokenizerInfo};
 use serde::Serialize;
 
 #[derive(clap::Args)]
@@ -159,10 +161,10 @@ pub fn claude_model(model: Option<&str>, with_clients: bool) -> anyhow::Result<O
 
 /// Claude Code's listing settings for `roots`: the user's and the project's
 /// settings files and `SLASH_COMMAND_TOOL_CHAR_BUDGET`; problems are warned about.
-pub fn listing_settings(roots: &[PathBuf]) -> catalog::ListingSettings {
-    let user = catalog::user_claude_dir();
-    let env = std::env::var(catalog::CHAR_BUDGET_ENV).ok();
-    let settings = catalog::ListingSettings::load(roots, user.as_deref(), env.as_deref());
+pub fn listing_settings(roots: &[PathBuf]) -> claude_code::ListingSettings {
+    let user = claude_code::user_claude_dir();
+    let env = std::env::var(claude_code::CHAR_BUDGET_ENV).ok();
+    let settings = claude_code::ListingSettings::load(roots, user.as_deref(), env.as_deref());
     for problem in &settings.problems {
         eprintln!("hone: warning: {problem}");
     }
@@ -252,7 +254,7 @@ fn skills(args: &Args, tokenizer: &Tokenizer) -> anyhow::Result<ExitCode> {
             None => anyhow::bail!("no skills (folders with a SKILL.md) found"),
         }
     }
-    let costs = tokens::skills_costs(&skills, tokenizer);
+    let costs = catalog::skills_costs(&skills, tokenizer);
     let settings = listing_settings(&roots);
     let claude_model = claude_model(args.model.as_deref(), !args.client.is_empty())?;
     let catalog = catalog::catalog_costs_with(&skills, tokenizer, &settings, claude_model);
@@ -424,11 +426,11 @@ fn print_catalog(catalog: &CatalogCosts, tokenizer: &Tokenizer) {
 }
 
 fn print_budget(budget: &BudgetReport) {
-    let source = if budget.budget_source == catalog::CHAR_BUDGET_ENV {
+    let source = if budget.budget_source == claude_code::CHAR_BUDGET_ENV {
         format!(
             "{} (from {})",
             thousands(budget.budget_chars),
-            catalog::CHAR_BUDGET_ENV
+            claude_code::CHAR_BUDGET_ENV
         )
     } else {
         format!(

@@ -8,7 +8,7 @@ use hone_core::diagnostic::Severity;
 use hone_core::library_settings::{library_acknowledgements, library_target, settings_root};
 use hone_core::pack::{self, ImportAction, ImportOptions, PackError, PlannedSkill, well_known};
 use hone_core::rules::Target;
-use hone_core::security::{self, SkillSecurity, Verdict};
+use hone_core::security::{SkillSecurity, Verdict};
 
 use super::pack::print_findings;
 use hone_core::text::human_bytes;
@@ -86,9 +86,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(staged) => staged
             .packs
             .iter()
-            .flat_map(|(_, pack)| security::scan_pack(pack, &acks).unwrap_or_default())
+            .flat_map(|(_, pack)| pack::scan_pack(pack, &acks).unwrap_or_default())
             .collect(),
-        None => security::scan_pack(&args.pack, &acks).unwrap_or_default(),
+        None => pack::scan_pack(&args.pack, &acks).unwrap_or_default(),
     };
     let dangerous: Vec<&SkillSecurity> = verdicts
         .iter()

@@ -26,7 +26,7 @@ impl AnswerCache {
 
     /// `$XDG_CACHE_HOME/hone/agent` (or the platform's equivalent).
     pub fn default_dir() -> Option<PathBuf> {
-        crate::embed::install::hone_cache_dir().map(|dir| dir.join("agent"))
+        crate::workspace::hone_cache_dir().map(|dir| dir.join("agent"))
     }
 
     pub fn dir(&self) -> &Path {

@@ -32,7 +32,8 @@ use super::http::excerpt;
 use super::listing::{Listing, SKILL_TOOL};
 use super::process::Running;
 use super::providers::skill_argument;
-use super::{AgentError, Answer, Cancel, Choice, Provider, Usage};
+use super::{AgentError, Answer, Choice, Provider, Usage};
+use crate::cancel::Cancel;
 use crate::clients::capture::{Links, copy_tree};
 use crate::tokens::Tokenizer;
 

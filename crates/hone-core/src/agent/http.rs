@@ -10,7 +10,8 @@
 
 use std::time::Duration;
 
-use super::{AgentError, Cancel};
+use super::AgentError;
+use crate::cancel::Cancel;
 
 /// How calls are made and retried.
 #[derive(Debug, Clone)]

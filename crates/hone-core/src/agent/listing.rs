@@ -32,8 +32,8 @@ use std::str::FromStr;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::catalog::{self, ListingSettings};
-use crate::clients::claude_code::{self, Placement};
+use crate::catalog;
+use crate::clients::claude_code::{self, ListingSettings, Placement};
 use crate::clients::{Client, Prediction, codex};
 use crate::skill::Skill;
 

@@ -19,7 +19,8 @@
 use std::sync::Arc;
 
 use super::listing::Listing;
-use super::{AgentError, Answer, Cancel, Choice, Provider, ScoredName, Usage};
+use super::{AgentError, Answer, Choice, Provider, ScoredName, Usage};
+use crate::cancel::Cancel;
 use crate::llm::{LocalModel, prompt};
 use crate::tokens::Tokenizer;
 

@@ -40,6 +40,7 @@
 pub mod cache;
 pub mod claude_code;
 pub mod codex;
+pub mod confirm;
 pub mod cost;
 mod http;
 pub mod listing;
@@ -50,9 +51,9 @@ pub mod providers;
 pub(crate) mod stub;
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
@@ -61,7 +62,8 @@ pub use cost::{CostEstimate, Price, PriceTable};
 pub use http::HttpPolicy;
 pub use listing::{CodexLayout, Listing, ListingStyle};
 
-use crate::catalog::ListingSettings;
+use crate::cancel::Cancel;
+use crate::clients::claude_code::ListingSettings;
 use crate::eval::{CaseReport, Report, Suite, suite_label};
 use crate::rank::{
     AgentExplanation, Explanation, Match, RankError, Ranker, RankerKind, RoutingDoc, check_query,
@@ -75,39 +77,6 @@ pub const DEFAULT_TRIGGER_THRESHOLD: f32 = 0.5;
 pub const DEFAULT_RUNS: usize = 3;
 /// Calls in flight at once.
 pub const DEFAULT_JOBS: usize = 4;
-
-/// A cancellation flag shared by a run and whoever may stop it.
-#[derive(Debug, Clone, Default)]
-pub struct Cancel(Arc<AtomicBool>);
-
-impl Cancel {
-    pub fn new() -> Cancel {
-        Cancel::default()
-    }
-
-    pub fn cancel(&self) {
-        self.0.store(true, Ordering::Release);
-    }
-
-    pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Acquire)
-    }
-
-    /// Sleeps `duration` unless cancelled first; returns whether it slept it all.
-    pub fn sleep(&self, duration: Duration) -> bool {
-        let until = Instant::now() + duration;
-        loop {
-            if self.is_cancelled() {
-                return false;
-            }
-            let now = Instant::now();
-            if now >= until {
-                return true;
-            }
-            std::thread::sleep((until - now).min(Duration::from_millis(25)));
-        }
-    }
-}
 
 /// Why a call gave no answer.
 #[derive(Debug, thiserror::Error)]

@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::{AgentError, Cancel};
+use super::AgentError;
+use crate::cancel::Cancel;
 use crate::clients::capture::{kill_group, own_group};
 
 /// The most of a client's standard error kept to explain a failed run.

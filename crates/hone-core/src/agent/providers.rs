@@ -11,19 +11,17 @@ use serde_json::{Value, json};
 
 use super::http::{Body, Header, Http, HttpPolicy, excerpt};
 use super::listing::{Listing, ListingStyle, SKILL_TOOL, skill_tool_schema};
-use super::{AgentError, Answer, Cancel, Choice, Provider, Usage};
+use super::{AgentError, Answer, Choice, Provider, Usage};
+use crate::cancel::Cancel;
+use crate::clients::claude_code::ANTHROPIC_BASE_URL;
 use crate::clients::claude_code::Placement;
-use crate::clients::codex::{self, SkillRead};
+use crate::clients::codex::{self, OPENAI_BASE_URL, SkillRead};
 use crate::tokens::Tokenizer;
 
 /// The environment variable holding the Anthropic key.
 pub const ANTHROPIC_KEY_ENV: &str = "ANTHROPIC_API_KEY";
 /// The environment variable holding the OpenAI key.
 pub const OPENAI_KEY_ENV: &str = "OPENAI_API_KEY";
-/// Anthropic's API.
-pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
-/// OpenAI's API.
-pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
 /// The Messages API version sent.
 const ANTHROPIC_VERSION: &str = "2023-06-01";
 /// Room for a short preamble and the tool call.

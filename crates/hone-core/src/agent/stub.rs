@@ -4,7 +4,8 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::{AgentError, Answer, Cancel, Choice, Listing, ListingStyle, Provider, Usage};
+use super::{AgentError, Answer, Choice, Listing, ListingStyle, Provider, Usage};
+use crate::cancel::Cancel;
 use crate::tokens::Tokenizer;
 
 /// Picks the listed skill whose description shares the most words with the

@@ -20,10 +20,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::transcript::{ToolCall, Transcript};
+use crate::agent::HttpPolicy;
 use crate::agent::providers::{
     ChatCompletionsApi, MessagesApi, Secret, chat_usage, messages_usage,
 };
-use crate::agent::{Cancel, HttpPolicy};
+use crate::cancel::Cancel;
 
 /// Room for a full answer.
 const MAX_OUTPUT_TOKENS: u32 = 4096;

@@ -30,7 +30,7 @@ use super::run::{self, Agent, Arm, BenchOptions, Job, RunResult, Shard, SkillUnd
 /// The suite's runs by cache key.
 type Jobs<'a> = BTreeMap<String, Job<'a>>;
 use super::suite::TaskSuite;
-use crate::agent::Cancel;
+use crate::cancel::Cancel;
 
 /// Where batch state files live, inside the cache folder.
 const STATE_DIR: &str = "batches";

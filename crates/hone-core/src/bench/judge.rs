@@ -8,8 +8,9 @@
 
 use serde_json::{Value, json};
 
+use crate::agent::HttpPolicy;
 use crate::agent::providers::{MessagesApi, Secret};
-use crate::agent::{Cancel, HttpPolicy};
+use crate::cancel::Cancel;
 
 /// One judge's answer.
 #[derive(Debug, Clone, PartialEq)]

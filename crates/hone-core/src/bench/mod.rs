@@ -120,12 +120,6 @@ pub struct ReportHeader {
     pub notes: Vec<String>,
 }
 
-/// Where a library or a skill keeps its task suites.
-pub const TASKS_DIR: &str = "evals/tasks";
-
-/// Where a library keeps the reports its author chose to compare later runs with.
-pub const KEPT_DIR: &str = "evals/bench-runs";
-
 /// The kept report of the suite at `suite` (inside `library`): one per
 /// suite, named after the suite's path in the library so two suites with
 /// the same name do not share it.
@@ -146,7 +140,9 @@ pub fn kept_path(library: &Path, suite: &Path) -> PathBuf {
             }
         })
         .collect();
-    library.join(KEPT_DIR).join(format!("{name}.json"))
+    library
+        .join(crate::eval::suite::KEPT_DIR)
+        .join(format!("{name}.json"))
 }
 
 /// Keeps `report` as the one later runs of the suite at `suite` are compared

@@ -359,7 +359,7 @@ pub fn json_schema() -> Json {
 /// path order.
 pub fn find_suites(library: &Path) -> Vec<PathBuf> {
     let yaml_in = |dir: &Path| -> Vec<PathBuf> {
-        std::fs::read_dir(dir.join(super::TASKS_DIR))
+        std::fs::read_dir(dir.join(crate::eval::suite::TASKS_DIR))
             .map(|entries| {
                 entries
                     .filter_map(Result::ok)

@@ -23,7 +23,7 @@ use super::permissions;
 use super::script::Script;
 use super::standin::{Recorded, StandIn};
 use super::{Client, claude_code};
-use crate::agent::Cancel;
+use crate::cancel::Cancel;
 
 /// An installed client: how to start it, and its version.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -187,13 +187,13 @@ pub fn live_provider(client: Client, model: Option<&str>) -> Result<LiveProvider
     let anthropic = |model: Option<String>| LiveProvider {
         credential_vars: &["ANTHROPIC_API_KEY"],
         base_var: Some("ANTHROPIC_BASE_URL"),
-        default_base: crate::agent::providers::ANTHROPIC_BASE_URL,
+        default_base: claude_code::ANTHROPIC_BASE_URL,
         model,
     };
     let openai = |model: Option<String>| LiveProvider {
         credential_vars: &["OPENAI_API_KEY"],
         base_var: Some("OPENAI_BASE_URL"),
-        default_base: crate::agent::providers::OPENAI_BASE_URL,
+        default_base: super::codex::OPENAI_BASE_URL,
         model,
     };
     let model_named = model.map(str::to_string);

@@ -27,15 +27,25 @@
 //!   client's own skills always keep their descriptions; the author's keep
 //!   theirs greedily, most used first (`skillUsage` in `~/.claude.json`),
 //!   and the rest are shown as bare names.
+//!
+//! The settings that shape the listing ([`ListingSettings`]: the
+//! `settings.json` keys and `SLASH_COMMAND_TOOL_CHAR_BUDGET`) are read
+//! here too, so the catalog's budget report, the token stages and the rules
+//! (HS204's cap, [`project_listing_cap`]) take them from the profile; the
+//! profile imports none of those.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
+
+use serde::Serialize;
 
 use super::Client;
 use super::bundled::{Builtin, SkillTool, bundled};
 use super::prediction::{Budget, Entry, Environment, LeftOut, Prediction, shown_path};
-use crate::catalog::{ListingSettings, SkillOverride};
 use crate::skill::Skill;
+
+/// Anthropic's API, which Claude Code and the Anthropic agent provider talk to.
+pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
 
 pub const VERSION: &str = "2.1.328";
 
@@ -730,6 +740,184 @@ pub fn listing_in_request(body: &serde_json::Value) -> Option<String> {
                 .to_string(),
         )
     })
+}
+
+/// Claude Code's default cap on one listing entry's description text
+/// (`skillListingMaxDescChars`), in UTF-16 units.
+pub const CLAUDE_CODE_ENTRY_LIMIT: usize = 1536;
+/// The default `skillListingBudgetFraction`.
+pub const DEFAULT_BUDGET_FRACTION: f64 = 0.01;
+/// The environment variable that sets the listing budget in characters.
+pub const CHAR_BUDGET_ENV: &str = "SLASH_COMMAND_TOOL_CHAR_BUDGET";
+
+/// What `skillOverrides` does to one skill (CHANGELOG 2.1.129).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SkillOverride {
+    /// Hidden from the model and from the `/` menu.
+    Off,
+    /// Hidden from the model; the user can still invoke it.
+    UserInvocableOnly,
+    /// Listed as a bare name.
+    NameOnly,
+}
+
+/// The settings Claude Code builds its listing from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ListingSettings {
+    /// `skillListingBudgetFraction`.
+    pub budget_fraction: f64,
+    /// `skillListingMaxDescChars`.
+    pub max_desc_chars: usize,
+    /// `SLASH_COMMAND_TOOL_CHAR_BUDGET`, when set: the budget in characters.
+    pub char_budget: Option<usize>,
+    /// `skillOverrides`, by skill name.
+    pub overrides: BTreeMap<String, SkillOverride>,
+    /// The settings files read, in the order applied.
+    pub sources: Vec<PathBuf>,
+    /// Settings that could not be read or understood, in words.
+    pub problems: Vec<String>,
+}
+
+impl ListingSettings {
+    /// Claude Code's defaults.
+    pub fn new() -> ListingSettings {
+        ListingSettings {
+            budget_fraction: DEFAULT_BUDGET_FRACTION,
+            max_desc_chars: CLAUDE_CODE_ENTRY_LIMIT,
+            char_budget: None,
+            overrides: BTreeMap::new(),
+            sources: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    /// The defaults, then the user's `settings.json` (in `user_claude_dir`,
+    /// normally `~/.claude`), then each root's project settings (the nearest
+    /// `.claude/settings.json` and `.claude/settings.local.json` at or above
+    /// the root, lowest-priority root first), then `char_budget_env` (the
+    /// value of `SLASH_COMMAND_TOOL_CHAR_BUDGET`, if set).
+    pub fn load(
+        roots: &[PathBuf],
+        user_claude_dir: Option<&Path>,
+        char_budget_env: Option<&str>,
+    ) -> ListingSettings {
+        let mut settings = ListingSettings::new();
+        let mut files: Vec<PathBuf> = Vec::new();
+        if let Some(dir) = user_claude_dir {
+            files.push(dir.join("settings.json"));
+        }
+        for root in roots.iter().rev() {
+            if let Some(dir) = project_claude_dir(root) {
+                files.push(dir.join("settings.json"));
+                files.push(dir.join("settings.local.json"));
+            }
+        }
+        let mut seen = Vec::new();
+        for file in files {
+            let key = file.canonicalize().unwrap_or_else(|_| file.clone());
+            if seen.contains(&key) || !file.is_file() {
+                continue;
+            }
+            seen.push(key);
+            match std::fs::read_to_string(&file)
+                .map_err(|e| e.to_string())
+                .and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string()))
+            {
+                Ok(json) => settings.apply(&json, &file),
+                Err(err) => settings.problems.push(format!("{}: {err}", file.display())),
+            }
+        }
+        if let Some(value) = char_budget_env.filter(|v| !v.trim().is_empty()) {
+            match parse_count(value) {
+                Some(chars) => settings.char_budget = Some(chars),
+                None => settings.problems.push(format!(
+                    "{CHAR_BUDGET_ENV}={value} is not a number of characters"
+                )),
+            }
+        }
+        settings
+    }
+
+    /// Applies the listing keys of one `settings.json` document.
+    pub fn apply(&mut self, json: &serde_json::Value, path: &Path) {
+        let shown = path.display();
+        if let Some(value) = json.get("skillListingBudgetFraction") {
+            match value.as_f64().filter(|f| *f > 0.0 && *f <= 1.0) {
+                Some(f) => self.budget_fraction = f,
+                None => self.problems.push(format!(
+                    "{shown}: skillListingBudgetFraction must be a number above 0 and at most 1"
+                )),
+            }
+        }
+        if let Some(value) = json.get("skillListingMaxDescChars") {
+            match value.as_u64().filter(|n| *n > 0) {
+                Some(n) => self.max_desc_chars = usize::try_from(n).unwrap_or(usize::MAX),
+                None => self.problems.push(format!(
+                    "{shown}: skillListingMaxDescChars must be a positive integer"
+                )),
+            }
+        }
+        if let Some(map) = json.get("skillOverrides").and_then(|v| v.as_object()) {
+            for (name, value) in map {
+                let parsed = match value.as_str() {
+                    Some("off") => Some(SkillOverride::Off),
+                    Some("user-invocable-only") => Some(SkillOverride::UserInvocableOnly),
+                    Some("name-only") => Some(SkillOverride::NameOnly),
+                    _ => None,
+                };
+                match parsed {
+                    Some(o) => {
+                        self.overrides.insert(name.clone(), o);
+                    }
+                    None => self.problems.push(format!(
+                        "{shown}: skillOverrides.{name} must be off, user-invocable-only or name-only"
+                    )),
+                }
+            }
+        }
+        self.sources.push(path.to_path_buf());
+    }
+}
+
+impl Default for ListingSettings {
+    fn default() -> ListingSettings {
+        ListingSettings::new()
+    }
+}
+
+/// The `.claude` folder of the project holding `root`: the nearest
+/// `.claude` with a settings file at or above it.
+fn project_claude_dir(root: &Path) -> Option<PathBuf> {
+    let start = root.canonicalize().ok()?;
+    start.ancestors().find_map(|dir| {
+        let claude = dir.join(".claude");
+        (claude.join("settings.json").is_file() || claude.join("settings.local.json").is_file())
+            .then_some(claude)
+    })
+}
+
+/// The `skillListingMaxDescChars` the project settings of `roots` set, else
+/// 1,536: the cap HS204 checks against. Only the project's files count (not
+/// the user's): a check of a library gives the same verdict on any machine.
+pub fn project_listing_cap(roots: &[PathBuf]) -> usize {
+    ListingSettings::load(roots, None, None).max_desc_chars
+}
+
+/// The user's Claude Code folder, `~/.claude`, where their `settings.json` lives.
+pub fn user_claude_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".claude"))
+}
+
+/// A count as Claude Code reads integer variables since 2.1.211: digits with
+/// optional `_` separators, or scientific notation (`64_000`, `1e6`).
+fn parse_count(value: &str) -> Option<usize> {
+    let cleaned = value.trim().replace('_', "");
+    if let Ok(n) = cleaned.parse::<usize>() {
+        return Some(n);
+    }
+    let f: f64 = cleaned.parse().ok()?;
+    (f.is_finite() && f >= 0.0 && f.fract() == 0.0).then_some(f as usize)
 }
 
 #[cfg(test)]

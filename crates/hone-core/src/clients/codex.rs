@@ -37,6 +37,8 @@ pub const VERSION: &str = "0.171.0";
 /// The model a capture asks for when none is given (not in Codex's bundled
 /// catalog, so the fallback metadata applies).
 pub const DEFAULT_MODEL: &str = "gpt-5";
+/// OpenAI's API, which Codex and the OpenAI agent provider talk to.
+pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
 
 /// Whether [`predict`] answers.
 pub const MODELLED: bool = true;

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::capture::{self, CaptureError, Captured, Installed, Isolation, Plan};
 use super::{Client, Environment, Prediction, Scope};
-use crate::agent::Cancel;
+use crate::cancel::Cancel;
 
 /// Said after every capture: where the client ran and what it could reach.
 pub const PRIVACY_NOTE: &str =

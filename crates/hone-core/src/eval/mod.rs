@@ -9,9 +9,14 @@
 //! typo there silently turns a case into a guaranteed failure.
 //!
 //! The metrics and the report's JSON shape are documented in [`report`].
+//!
+//! Eval sits with the rankers, below the agents and the benchmarks: asking
+//! an agent to confirm suggestions is `agent::confirm`'s, and the folders
+//! of `hone bench` that suite discovery skips are named here
+//! ([`suite::TASKS_DIR`], [`suite::KEPT_DIR`]), so nothing in eval imports
+//! `agent` or `bench`.
 
 pub mod calibrate;
-pub mod confirm;
 pub mod edit;
 pub mod report;
 pub mod runs;

@@ -14,12 +14,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::report::{MetricValues, Report};
-use super::suite::SUITES_DIR;
+use super::suite::{RUNS_DIR, SUITES_DIR};
 use crate::rank::RankerKind;
 use crate::workspace;
-
-/// The folder of named runs, under the library's `evals/` folder.
-pub const RUNS_DIR: &str = "runs";
 
 /// Longest run name, in characters: it is a file name and a chart label.
 pub const MAX_NAME_CHARS: usize = 64;

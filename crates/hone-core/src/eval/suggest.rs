@@ -61,7 +61,27 @@ pub struct Suggestions {
     /// The agent's account, when the first candidates were confirmed by it
     /// (see [`super::confirm`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent: Option<super::confirm::AgentConfirmation>,
+    pub agent: Option<AgentConfirmation>,
+}
+
+/// What the agent made of the suggestions, beside [`Suggestions`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct AgentConfirmation {
+    pub provider: String,
+    pub model: String,
+    pub runs: usize,
+    /// The agent's routing accuracy on the held-out cases before any edit.
+    pub held_out_accuracy: Option<f64>,
+    /// Candidates asked about (the first ones of the list).
+    pub confirmed: usize,
+    /// Calls made, and answers taken from the cache.
+    pub calls: usize,
+    pub answers_from_cache: usize,
+    pub spent_usd: Option<f64>,
+    /// Why the confirmation stopped early (cancelled, cost limit), if it did;
+    /// the candidates it did not reach have no agent delta.
+    pub stopped: Option<String>,
 }
 
 /// One description edit and what it did.

@@ -266,6 +266,20 @@ impl Suite {
 /// The folder of a library root that holds the library's routing suites.
 pub const SUITES_DIR: &str = "evals";
 
+/// The folder of named runs (`eval::runs`), under the library's `evals/`
+/// folder: named here, where suite discovery skips it, so that suites need
+/// not import the runs, which read them.
+pub const RUNS_DIR: &str = "runs";
+
+/// Where a library or a skill keeps its task suites (`hone bench`'s): named
+/// here, where suite discovery skips them, so eval need not import the
+/// benchmarks.
+pub const TASKS_DIR: &str = "evals/tasks";
+
+/// Where a library keeps the benchmark reports its author chose to compare
+/// later runs with (`hone bench`'s; skipped by suite discovery too).
+pub const KEPT_DIR: &str = "evals/bench-runs";
+
 /// The suite files of a library: for each root, those of its `evals/` folder,
 /// then those of each sub-folder of it, one level deep (e.g.
 /// `evals/trigger-evals/*.json`, the layout skill-creator writes), sorted
@@ -287,9 +301,9 @@ pub fn library_suites<'a>(roots: impl IntoIterator<Item = &'a Path>) -> Vec<Path
             // suites and kept benchmarks are `hone bench`'s.
             .filter(|p| {
                 p.is_dir()
-                    && !p.ends_with(super::runs::RUNS_DIR)
-                    && !p.ends_with(crate::bench::TASKS_DIR)
-                    && !p.ends_with(crate::bench::KEPT_DIR)
+                    && !p.ends_with(RUNS_DIR)
+                    && !p.ends_with(TASKS_DIR)
+                    && !p.ends_with(KEPT_DIR)
             })
             .collect();
         subdirs.sort();

@@ -15,8 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::embed::install::models_dir;
-use crate::install::{ModelKind, ModelSpec, Payload, WheelSpec};
+use crate::embed::install::{ModelKind, ModelSpec, Payload, WheelSpec, models_dir};
 
 /// Environment variable naming a GGUF file.
 pub const LLM_ENV: &str = "HONE_LLM";

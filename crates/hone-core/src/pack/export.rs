@@ -18,11 +18,13 @@ use super::manifest::{
 };
 use super::select::{self, SelectedFile};
 use super::{PackError, PackFormat, SkillFindings, hex, names, timestamp};
+use crate::catalog::skill_costs;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::folder::SKILL_FILE;
 use crate::library::{DiscoveryProblem, LibraryError, find_skill_dirs};
 use crate::rules::{self, Target};
-use crate::skill::{SKILL_FILE, Skill};
-use crate::tokens::{Tokenizer, skill_costs};
+use crate::skill::Skill;
+use crate::tokens::Tokenizer;
 
 /// Deflate level 6, zlib's default: the usual balance, and fixed so that the
 /// bytes are too.

@@ -1,6 +1,7 @@
 //! Verifying a pack and importing it: the same inspection (list, extract into
 //! a temporary folder, match the manifest, validate every skill), then, for
-//! an import, a rename of each skill into place.
+//! an import, a rename of each skill into place. [`scan_pack`] imports into
+//! a temporary folder to run the security scan ([`crate::security`]) there.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -14,6 +15,7 @@ use super::reader::{self, Extracted, Staged};
 use super::{Limits, PackError, Rejection, RejectionKind};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules::{self, Target};
+use crate::security;
 use crate::skill::Skill;
 
 /// How to verify a pack.
@@ -451,4 +453,35 @@ fn commit(
         }
     }
     Ok(())
+}
+
+/// Scans a pack without installing it: it is extracted, with every check of
+/// `hone unpack` (no path escapes, no symlink, no zip bomb, checksums
+/// match), into a temporary folder that is removed afterwards, and its
+/// skills are scanned there; nothing is run. Paths in the reports are
+/// relative to the pack (`pdf/scripts/fill.py`).
+pub fn scan_pack(
+    pack: &Path,
+    acks: &[security::Acknowledgement],
+) -> Result<Vec<security::SkillSecurity>, PackError> {
+    let staging = tempfile::tempdir().map_err(|source| PackError::Io {
+        path: std::env::temp_dir(),
+        source,
+    })?;
+    let destination = staging.path().join("skills");
+    let options = ImportOptions::default();
+    import(pack, &destination, &options)?;
+    let (_, mut reports) = security::scan_paths(std::slice::from_ref(&destination), acks)?;
+    for report in &mut reports {
+        let relative = |path: &Path| {
+            path.strip_prefix(&destination)
+                .unwrap_or(path)
+                .to_path_buf()
+        };
+        report.path = relative(&report.path);
+        for finding in &mut report.findings {
+            finding.path = relative(&finding.path);
+        }
+    }
+    Ok(reports)
 }

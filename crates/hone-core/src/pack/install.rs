@@ -29,9 +29,10 @@ use super::tree::{self, Staging};
 use super::{ImportOptions, PackError, names, select};
 use crate::clients::{Client, Scope};
 use crate::diagnostic::Diagnostic;
+use crate::folder::SKILL_FILE;
 use crate::library::find_skill_dirs;
 use crate::rules::Target;
-use crate::skill::{SKILL_FILE, Skill};
+use crate::skill::Skill;
 
 /// Where and how to install.
 #[derive(Debug, Clone)]

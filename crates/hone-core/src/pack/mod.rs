@@ -48,7 +48,6 @@ mod names;
 pub mod plugin;
 pub mod provenance;
 mod reader;
-pub(crate) mod rules;
 pub mod select;
 pub mod timestamp;
 mod tree;
@@ -64,7 +63,7 @@ pub use export::{
 };
 pub use import::{
     ImportAction, ImportOptions, ImportPlan, ImportReport, PackedSkill, PlannedSkill,
-    VerifyOptions, VerifyReport, import, plan_import, verify,
+    VerifyOptions, VerifyReport, import, plan_import, scan_pack, verify,
 };
 pub use manifest::{MANIFEST_FILE, Manifest, ManifestFile, ManifestSkill, StageTokens};
 

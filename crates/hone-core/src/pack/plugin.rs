@@ -23,10 +23,11 @@ use super::export::{self, ExportOptions, Plan};
 use super::tree::Staging;
 use super::{ManifestProblem, PackError, select};
 use crate::diagnostic::Diagnostic;
+use crate::folder::SKILL_FILE;
 use crate::library::DiscoveryProblem;
 use crate::library_settings::{Author, LibrarySettings, PackageSettings};
 use crate::rules::Rule;
-use crate::skill::{SKILL_FILE, Skill};
+use crate::skill::Skill;
 use crate::yaml::{self, Node, Value};
 
 /// Where a plugin's manifest is, relative to the plugin folder.

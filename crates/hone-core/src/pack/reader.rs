@@ -27,7 +27,7 @@ use zip::{CompressionMethod, ZipArchive};
 
 use super::manifest::MANIFEST_FILE;
 use super::{Limits, PackError, Rejection, RejectionKind, hex, names};
-use crate::skill::SKILL_FILE;
+use crate::folder::SKILL_FILE;
 
 /// A manifest larger than this is not a manifest.
 const MAX_MANIFEST_BYTES: u64 = 16 << 20;

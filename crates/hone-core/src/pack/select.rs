@@ -16,9 +16,8 @@ use ignore::gitignore::Gitignore;
 
 use super::names;
 use crate::diagnostic::{Diagnostic, Span};
-use crate::folder::{self, FileProblemKind, IGNORE_FILE, ResourceDetail, WalkOptions};
+use crate::folder::{self, FileProblemKind, IGNORE_FILE, ResourceDetail, SKILL_FILE, WalkOptions};
 use crate::rules::{Origin, Rule};
-use crate::skill::SKILL_FILE;
 
 /// A file chosen for the pack.
 #[derive(Debug, Clone)]

@@ -8,7 +8,7 @@
 //! same library gives the same picture on every machine, and a small edit
 //! moves points a little instead of reshuffling them as t-SNE would) and
 //! linear, so a new request is placed by the same formula as the skills,
-//! live as the author types. Collisions ([`crate::rules::collision`]) are the
+//! live as the author types. Collisions ([`super::collision`]) are the
 //! map's edges.
 
 use std::collections::HashMap;
@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::RoutingDoc;
-use crate::rules::collision::{Collision, CollisionIndex};
+use super::collision::{Collision, CollisionIndex};
 
 /// Power-iteration steps per axis; PCA of a few hundred dimensions
 /// converges well within this.

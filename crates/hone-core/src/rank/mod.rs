@@ -38,6 +38,7 @@
 
 pub mod analysis;
 pub mod bm25;
+pub mod collision;
 pub mod contrast;
 pub mod highlight;
 pub mod hybrid;

@@ -17,9 +17,9 @@ use serde::Serialize;
 
 use super::library as library_rules;
 use super::{Rule, Target, check_frontmatter};
-use crate::check_cache::CollisionMemo;
 use crate::diagnostic::Diagnostic;
 use crate::library::Library;
+use crate::rules::cache::CollisionMemo;
 use crate::skill::Skill;
 
 /// What one client does with a skill.
@@ -168,7 +168,7 @@ pub fn cell(findings: &[Diagnostic], target: Target) -> Cell {
 /// collisions (HS502) come from `collisions` when given: they are the same
 /// for every client, so a check that has just found them is not redone.
 pub fn matrix(library: &Library, collisions: Option<&CollisionMemo>) -> Vec<SkillCompat> {
-    let listing_cap = crate::catalog::project_listing_cap(&library.roots);
+    let listing_cap = crate::clients::claude_code::project_listing_cap(&library.roots);
     // Library-wide findings (a duplicate name) per target, by path.
     let shared: Vec<(Target, HashMap<PathBuf, Vec<Diagnostic>>)> = Target::CLIENTS
         .iter()
@@ -208,7 +208,7 @@ pub fn matrix(library: &Library, collisions: Option<&CollisionMemo>) -> Vec<Skil
 /// One skill's row as it stands (an editor's unsaved text), within
 /// `library`: what the app shows for the open skill.
 pub fn skill_row(skill: &Skill, library: &Library) -> SkillCompat {
-    let listing_cap = crate::catalog::project_listing_cap(&library.roots);
+    let listing_cap = crate::clients::claude_code::project_listing_cap(&library.roots);
     // The library-wide findings of one skill differ between clients only in
     // which rules apply: found once (they compare the skill with every other,
     // the row's slow part on every keystroke), then kept per client.
@@ -274,7 +274,7 @@ mod tests {
             .unwrap();
         let edited = saved.with_text(text.replace("body", "edited body"));
         let row = skill_row(&edited, &library);
-        let cap = crate::catalog::project_listing_cap(&library.roots);
+        let cap = crate::clients::claude_code::project_listing_cap(&library.roots);
         for target in Target::CLIENTS {
             let mut alone = check_frontmatter(&edited, target, cap);
             library_rules::check_one(&edited, &library, target, &mut alone);

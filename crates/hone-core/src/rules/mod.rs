@@ -8,8 +8,9 @@
 //! one entry per rule with its code, name, severity, targets, fix
 //! availability and summary. Each rule has its own module,
 //! `rules/<area>/<rule_name>.rs` (`rules/name/name_format.rs` for HS103;
-//! `pack/rules/` for the pack's `HP…`), whose `rule_doc!` doc comment is
-//! the rule's documentation: the text `hone rule CODE` prints, written once.
+//! `rules/pack/` for the pack's `HP…`, whose checks are the pack's), whose
+//! `rule_doc!` doc comment is the rule's documentation: the text `hone rule
+//! CODE` prints, written once.
 //! A rule's module also holds its check, its fix and its tests where the
 //! check stands on its own: `HS001`–`HS013` (HS014 is reported by
 //! `invalid_yaml`), `name`'s `HS101`–`HS108`, `description`'s
@@ -28,6 +29,16 @@
 //! (unique codes, docs present, code order, every declared fix emitted) and
 //! the debug-build check that no finding carries a fix its rule does not
 //! declare then hold it to its declaration.
+//!
+//! # What the rules import
+//!
+//! The rules judge a skill against what each client does, so they import
+//! the tokenizer ([`crate::tokens`]), the client profiles
+//! ([`crate::clients`]: listing settings, built-in skills) and, for HS502,
+//! the ranker's collision analysis ([`crate::rank::collision`]). The
+//! security engine ([`crate::security`]) and the packs ([`crate::pack`])
+//! name the rules and run the checks of theirs, so the rules import
+//! neither: `rules/security/` and `rules/pack/` hold those rules' docs only.
 //!
 //! # Targets
 //!
@@ -98,11 +109,11 @@ use std::str::FromStr;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::catalog;
-use crate::check_cache::CheckCache;
+use crate::clients::claude_code;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::folder::ResourceDetail;
 use crate::library::{Filters, Library, LibraryError};
+use crate::rules::cache::CheckCache;
 use crate::skill::Skill;
 use crate::tokens::memo::LimitMemo;
 use crate::yaml::Node;
@@ -120,6 +131,7 @@ macro_rules! rule_doc {
 pub(crate) use rule_doc;
 
 mod body;
+pub mod cache;
 pub mod collision;
 pub mod compat;
 mod description;
@@ -128,6 +140,7 @@ mod frontmatter;
 mod library;
 mod links;
 mod name;
+mod pack;
 mod portability;
 mod registry;
 pub(crate) mod security;
@@ -232,7 +245,7 @@ pub(crate) fn check_frontmatter(
 /// The findings of every per-skill rule of `target` for one skill, sorted by
 /// offset then code.
 pub fn check_skill(skill: &Skill, target: Target) -> Vec<Diagnostic> {
-    check_skill_with(skill, target, None, catalog::CLAUDE_CODE_ENTRY_LIMIT)
+    check_skill_with(skill, target, None, claude_code::CLAUDE_CODE_ENTRY_LIMIT)
 }
 
 fn check_skill_with(
@@ -284,13 +297,13 @@ pub fn check_library(library: &Library, target: Target) -> Vec<Diagnostic> {
 }
 
 /// [`check_library`], answering what it can from `cache` when given (see
-/// [`crate::check_cache`]).
+/// [`crate::rules::cache`]).
 pub fn check_library_with(
     library: &Library,
     target: Target,
     cache: Option<&CheckCache>,
 ) -> Vec<Diagnostic> {
-    let listing_cap = catalog::project_listing_cap(&library.roots);
+    let listing_cap = claude_code::project_listing_cap(&library.roots);
     let memo = cache.map(|c| &c.limits);
     // The library-wide rules run beside the per-skill ones: analysing the
     // collisions has sequential steps, which the other core fills.
@@ -328,7 +341,7 @@ pub fn open_and_check(
 /// The findings of one skill as edited, within `library`: its own rules and
 /// the library-wide ones that concern it (what an editor shows as you type).
 pub fn check_skill_in(skill: &Skill, library: &Library, target: Target) -> Vec<Diagnostic> {
-    let listing_cap = catalog::project_listing_cap(&library.roots);
+    let listing_cap = claude_code::project_listing_cap(&library.roots);
     let mut out = check_skill_with(skill, target, None, listing_cap);
     library::check_one(skill, library, target, &mut out);
     sort(&mut out);

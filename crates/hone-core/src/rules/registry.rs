@@ -10,7 +10,7 @@
 //! doc comment of the rule's own module, `rules/<area>/<rule_name>.rs`,
 //! declared with `rule_doc!` so it is written once and
 //! read both by rustdoc and at run time. The pack's findings (`HP…`) are
-//! rules too, documented in `pack/rules/`: the export reports them about a
+//! rules too, documented in `rules/pack/`: the export reports them about a
 //! skill's files, and `hone rule`, SARIF and the CLI treat them as any other.
 
 use std::sync::LazyLock;
@@ -373,25 +373,25 @@ rules! {
         super::security::name_impersonation::DOC;
     PackSymlinkOutside = "HP001", "pack-symlink-outside", Error, EVERY, FixAvailability::None,
         "a symlink leaves the skill or dangles; it is left out of the pack",
-        crate::pack::rules::pack_symlink_outside::DOC;
+        super::pack::pack_symlink_outside::DOC;
     PackUnreadable = "HP002", "pack-unreadable", Error, EVERY, FixAvailability::None,
         "a file of the skill could not be read; it is left out of the pack",
-        crate::pack::rules::pack_unreadable::DOC;
+        super::pack::pack_unreadable::DOC;
     PackUnsafeName = "HP003", "pack-unsafe-name", Error, EVERY, FixAvailability::None,
         "a file name cannot be extracted on every system; it is left out of the pack",
-        crate::pack::rules::pack_unsafe_name::DOC;
+        super::pack::pack_unsafe_name::DOC;
     PackCaseCollision = "HP004", "pack-case-collision", Error, EVERY, FixAvailability::None,
         "two files differ only in letter case; one is left out of the pack",
-        crate::pack::rules::pack_case_collision::DOC;
+        super::pack::pack_case_collision::DOC;
     PackSpecialFile = "HP005", "pack-special-file", Warning, EVERY, FixAvailability::None,
         "a special file (socket, FIFO, device) is left out of the pack",
-        crate::pack::rules::pack_special_file::DOC;
+        super::pack::pack_special_file::DOC;
     PackBadIgnoreFile = "HP006", "pack-bad-ignore-file", Warning, EVERY, FixAvailability::None,
         "a `.honeignore` pattern does not parse",
-        crate::pack::rules::pack_bad_ignore_file::DOC;
+        super::pack::pack_bad_ignore_file::DOC;
     PluginRefused = "HP007", "plugin-refused", Error, EVERY, FixAvailability::None,
         "`claude plugin validate` refuses the skill's frontmatter",
-        crate::pack::rules::plugin_refused::DOC;
+        super::pack::plugin_refused::DOC;
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 //! machine within a script.
 //!
 //! Each finding is one of the `HS9xx` rules (documented in
-//! `rules/security/`), with a threat level, a confidence and its evidence:
+//! `rules/security/`, detected by [`detect`]), with a threat level, a confidence and its evidence:
 //! the line, the decoded payload, the source→sink flow. The findings make a
 //! [`Verdict`]: `dangerous` when one is critical, or high with at least
 //! medium confidence; `review` when one is high with low confidence or
@@ -22,7 +22,13 @@
 //! A reviewed finding can be acknowledged in the library's settings (see
 //! [`Acknowledgement`]): it names the rule, the skill, the file's content
 //! hash and a reason, and lapses as soon as the file changes.
+//!
+//! The engine sits beside the rules, above them: it names their registry
+//! ([`crate::rules::Rule`]) and runs their detectors ([`detect`]). It does
+//! not import the packs; scanning a pack before it is installed is
+//! `pack::scan_pack`.
 
+pub(crate) mod detect;
 pub(crate) mod hosts;
 pub(crate) mod lex;
 pub(crate) mod markdown;
@@ -36,10 +42,10 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::diagnostic::{Diagnostic, Severity, Span};
+use crate::folder::SKILL_FILE;
 use crate::library::Library;
 use crate::rules::Rule;
-use crate::rules::security as detect;
-use crate::skill::{SKILL_FILE, Skill};
+use crate::skill::Skill;
 use crate::text::LineIndex;
 use lex::Lang;
 
@@ -593,37 +599,6 @@ pub fn scan_paths(
     )?;
     let reports = scan_library(&library, acks);
     Ok((library, reports))
-}
-
-/// Scans a pack without installing it: it is extracted, with every check of
-/// `hone unpack` (no path escapes, no symlink, no zip bomb, checksums
-/// match), into a temporary folder that is removed afterwards, and its
-/// skills are scanned there; nothing is run. Paths in the reports are
-/// relative to the pack (`pdf/scripts/fill.py`).
-pub fn scan_pack(
-    pack: &Path,
-    acks: &[Acknowledgement],
-) -> Result<Vec<SkillSecurity>, crate::pack::PackError> {
-    let staging = tempfile::tempdir().map_err(|source| crate::pack::PackError::Io {
-        path: std::env::temp_dir(),
-        source,
-    })?;
-    let destination = staging.path().join("skills");
-    let options = crate::pack::ImportOptions::default();
-    crate::pack::import(pack, &destination, &options)?;
-    let (_, mut reports) = scan_paths(std::slice::from_ref(&destination), acks)?;
-    for report in &mut reports {
-        let relative = |path: &Path| {
-            path.strip_prefix(&destination)
-                .unwrap_or(path)
-                .to_path_buf()
-        };
-        report.path = relative(&report.path);
-        for finding in &mut report.findings {
-            finding.path = relative(&finding.path);
-        }
-    }
-    Ok(reports)
 }
 
 /// The findings of `reports` that count, as diagnostics of `hone check`.

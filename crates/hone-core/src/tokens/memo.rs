@@ -66,7 +66,7 @@ impl LimitMemo {
 
     /// Where the CLI keeps the memo: `<hone cache>/tokens/limits.bin`.
     pub fn default_path() -> Option<PathBuf> {
-        crate::embed::install::hone_cache_dir().map(|dir| dir.join("tokens").join("limits.bin"))
+        crate::workspace::hone_cache_dir().map(|dir| dir.join("tokens").join("limits.bin"))
     }
 
     /// Whether `text` has more than `limit` tokens, from the memo when known.

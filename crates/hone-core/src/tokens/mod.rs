@@ -1,11 +1,12 @@
-//! Token counts, exact where an exact count exists, and what a skill costs at
-//! each stage of progressive disclosure.
+//! Token counts, exact where an exact count exists.
 //!
 //! An agent pays for a skill in three stages: its *metadata* sits in every
-//! request's catalog ([`crate::catalog`]), its *instructions* (the body) load
-//! when it is chosen, and its *resources* load only when the body sends the
-//! agent to them. [`skill_costs`] measures all three, so an author sees what
-//! a word in the description costs compared with a page of reference.
+//! request's catalog, its *instructions* (the body) load when it is chosen,
+//! and its *resources* load only when the body sends the agent to them.
+//! `catalog::skill_costs` measures all three with a tokenizer from here, so
+//! an author sees what a word in the description costs compared with a page
+//! of reference. This module is the tokenizer alone: it sits below the
+//! client profiles and the catalog and imports neither.
 //!
 //! Tokenizers:
 //! - `o200k` and `cl100k`: OpenAI's public encodings, exact and offline. The
@@ -27,12 +28,6 @@
 mod bounds;
 pub mod memo;
 mod o200k;
-mod stages;
-
-pub use stages::{
-    BinaryResource, InstructionsCost, MetadataCost, ResourceCost, ResourceCosts, SkillCosts,
-    StageText, StageTotals, UnreadableResource, skill_costs, skills_costs, skills_stage_totals,
-};
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use crate::clients::bundled::{Builtin, bundled};
 use crate::clients::{Client, modelled_version};
 use crate::rank::analysis::Analyzer;
-use crate::rules::collision::MIN_SHARED_TERMS;
+use crate::rank::collision::MIN_SHARED_TERMS;
 use crate::rules::{Checker, Rule, Target};
 use crate::yaml::Node;
 

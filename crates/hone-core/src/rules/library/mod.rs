@@ -4,9 +4,9 @@
 pub(crate) mod duplicate_name;
 
 use super::Target;
-use crate::check_cache::CollisionMemo;
 use crate::diagnostic::Diagnostic;
 use crate::library::Library;
+use crate::rules::cache::CollisionMemo;
 use crate::skill::Skill;
 
 pub(super) fn check(

@@ -1,5 +1,7 @@
 //! The pack's findings (`HP…`), one module per rule holding its
-//! documentation; the checks that report them are in [`super::select`].
+//! documentation. The checks that report them are the pack's
+//! (`pack::select`, `pack::plugin`), which sit above the rules; the docs are
+//! kept here so the registry names every rule without importing the pack.
 
 pub(crate) mod pack_bad_ignore_file;
 pub(crate) mod pack_case_collision;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::catalog;
+use crate::clients::claude_code::ListingSettings;
 use crate::skill::Skill;
 use crate::tokens::Tokenizer;
 
@@ -99,8 +99,8 @@ pub struct SkillCosts {
 /// built in memory has none); the body is measured as it is held, so an
 /// editor's unsaved text counts.
 pub fn skill_costs(skill: &Skill, tokenizer: &Tokenizer) -> SkillCosts {
-    let agentskills = StageText::measure(catalog::agentskills_entry(skill), tokenizer, false);
-    let claude_code = crate::clients::claude_code::entry(skill, &catalog::ListingSettings::new())
+    let agentskills = StageText::measure(super::agentskills_entry(skill), tokenizer, false);
+    let claude_code = crate::clients::claude_code::entry(skill, &ListingSettings::new())
         .map(|(entry, cut)| StageText::measure(entry.text, tokenizer, cut));
     let body = skill.body();
     let instructions = InstructionsCost {

@@ -14,43 +14,26 @@
 //! listing's run together, and answers go through the agent's cache: the
 //! unedited listing's answers are reused by the next confirmation, and an
 //! edit's answers by a re-run.
+//!
+//! It sits with the agents, above the eval engine it reads ([`crate::eval`]):
+//! the account it leaves on the suggestions, [`AgentConfirmation`], is
+//! eval's (`eval::suggest`), so the suggestions need not import the agent.
 
-use serde::{Deserialize, Serialize};
-
-use super::suggest::Suggestions;
-use super::{Suite, suggest};
 use crate::agent::{
-    self, AnswerCache, Budget, Cancel, CostEstimate, EvalOptions, Listing, ListingStyle, Price,
-    Provider, Session,
+    self, AnswerCache, Budget, CostEstimate, EvalOptions, Listing, ListingStyle, Price, Provider,
+    Session,
 };
-use crate::catalog::ListingSettings;
+use crate::cancel::Cancel;
+use crate::clients::claude_code::ListingSettings;
 use crate::edit::{FieldValue, set_field};
+use crate::eval::Suite;
+use crate::eval::suggest::{self, AgentConfirmation, Suggestions};
 use crate::library::Library;
 use crate::skill::Skill;
 
 /// Candidates confirmed when none is asked for: the agent's runs cost, and
 /// an author applies one of the first few.
 pub const DEFAULT_CONFIRMED: usize = 3;
-
-/// What the agent made of the suggestions, beside [`Suggestions`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct AgentConfirmation {
-    pub provider: String,
-    pub model: String,
-    pub runs: usize,
-    /// The agent's routing accuracy on the held-out cases before any edit.
-    pub held_out_accuracy: Option<f64>,
-    /// Candidates asked about (the first ones of the list).
-    pub confirmed: usize,
-    /// Calls made, and answers taken from the cache.
-    pub calls: usize,
-    pub answers_from_cache: usize,
-    pub spent_usd: Option<f64>,
-    /// Why the confirmation stopped early (cancelled, cost limit), if it did;
-    /// the candidates it did not reach have no agent delta.
-    pub stopped: Option<String>,
-}
 
 /// How the agent is asked.
 pub struct ConfirmOptions<'a> {

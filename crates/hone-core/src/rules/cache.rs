@@ -14,6 +14,11 @@
 //!
 //! A missing, damaged or foreign file is an empty cache, never an error; a
 //! cache that cannot be written only makes the next run slower.
+//!
+//! The cache is the check's own (it was the top-level `check_cache`): the
+//! rules' library pass takes it and reads the collision memo, and the memo
+//! holds the collision rule's results, so the two live in one module tree
+//! rather than importing each other.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -22,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::rank::RoutingDoc;
-use crate::rules::collision::{Collision, MIN_SHARED_TERMS, TERM_SIMILARITY};
+use crate::rank::collision::{Collision, MIN_SHARED_TERMS, TERM_SIMILARITY};
 use crate::tokens::memo::LimitMemo;
 
 /// The caches of one check run.
@@ -49,7 +54,7 @@ impl CheckCache {
     /// The caches in the user's cache folder (`$XDG_CACHE_HOME/hone`), or in
     /// memory when there is none.
     pub fn open_default() -> CheckCache {
-        crate::embed::install::hone_cache_dir()
+        crate::workspace::hone_cache_dir()
             .map_or_else(CheckCache::in_memory, |dir| CheckCache::open(&dir))
     }
 
