@@ -397,10 +397,10 @@ fn terms_of(analyzer: &mut Analyzer, doc: &RoutingDoc) -> Analysed {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    const SKILLS: &[(&str, &str)] = &[
+    pub(crate) const SKILLS: &[(&str, &str)] = &[
         (
             "pdf-tools",
             "Extract text and tables from PDF files. Use when the user asks to pull data out of a PDF.",

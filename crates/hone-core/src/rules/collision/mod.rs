@@ -189,6 +189,8 @@ mod tests {
 
     use super::*;
     use crate::library::{Filters, Library};
+    // The library the collision analysis itself is tested on.
+    use crate::rank::collision::tests::SKILLS;
     use crate::rules::check_library;
 
     fn library(skills: &[(&str, &str)]) -> (tempfile::TempDir, Library) {
@@ -202,29 +204,6 @@ mod tests {
         let lib = Library::open(&[PathBuf::from(tmp.path())], &Filters::default()).unwrap();
         (tmp, lib)
     }
-
-    const SKILLS: &[(&str, &str)] = &[
-        (
-            "pdf-tools",
-            "Extract text and tables from PDF files. Use when the user asks to pull data out of a PDF.",
-        ),
-        (
-            "pdf-extract",
-            "Extracts the text and tables of PDF files. Use when asked to pull data out of a PDF document.",
-        ),
-        (
-            "pdf-forms",
-            "Fill and flatten PDF forms. Use when the user has a PDF form to complete and sign.",
-        ),
-        (
-            "spreadsheet",
-            "Build and edit spreadsheets with formulas and charts.",
-        ),
-        (
-            "git-commit",
-            "Write conventional commit messages for staged changes.",
-        ),
-    ];
 
     fn collisions(lib: &Library) -> Vec<Diagnostic> {
         check_library(lib, Target::All)
