@@ -804,12 +804,13 @@ fn run_once(
                 )
             };
             if !transcript.finished {
+                let why = super::transcript::stopped_because(installed.client, &captured.stdout)
+                    .unwrap_or_else(|| captured.stderr_tail.trim().to_string());
                 let mut result = error_result(
                     job,
                     format!(
-                        "the agent did not finish ({}{refused}): {}",
-                        captured.status,
-                        captured.stderr_tail.trim()
+                        "the agent did not finish ({}{refused}): {why}",
+                        captured.status
                     ),
                 );
                 result.seconds = captured.seconds;

@@ -205,6 +205,29 @@ fn parse_gemini(stdout: &str) -> Transcript {
     transcript
 }
 
+/// Why the agent stopped, when it said so in its transcript rather than on
+/// its standard error: OpenCode reports a provider's refusal (a bad key, an
+/// unknown model) only as an `error` event.
+pub fn stopped_because(client: Client, stdout: &str) -> Option<String> {
+    if client != Client::Opencode {
+        return None;
+    }
+    stdout.lines().rev().find_map(|line| {
+        let event = serde_json::from_str::<Value>(line).ok()?;
+        if event["type"] != "error" {
+            return None;
+        }
+        let error = &event["error"];
+        let message = error["data"]["message"]
+            .as_str()
+            .or_else(|| error["name"].as_str())?;
+        Some(match error["data"]["statusCode"].as_u64() {
+            Some(status) => format!("{message} (HTTP {status})"),
+            None => message.to_string(),
+        })
+    })
+}
+
 fn parse_opencode(stdout: &str) -> Transcript {
     let mut transcript = Transcript::default();
     let mut reply = String::new();
@@ -436,6 +459,17 @@ mod tests {
         let failed =
             format!("{stream}{{\"type\":\"error\",\"error\":{{\"name\":\"APIError\"}}}}\n");
         assert!(!Transcript::parse(Client::Opencode, &failed).finished);
+        assert_eq!(
+            stopped_because(Client::Opencode, &failed).as_deref(),
+            Some("APIError")
+        );
+        // OpenCode 1.18.33 when its provider answers 401.
+        let refused = r#"{"type":"error","sessionID":"s","error":{"name":"APIError","data":{"message":"invalid x-api-key","statusCode":401,"isRetryable":false}}}"#;
+        assert_eq!(
+            stopped_because(Client::Opencode, refused).as_deref(),
+            Some("invalid x-api-key (HTTP 401)")
+        );
+        assert_eq!(stopped_because(Client::Opencode, stream), None);
     }
 
     #[test]
