@@ -903,8 +903,7 @@ fn changed_files(workspace: &Path, before: &grade::Snapshot) -> Vec<(String, Str
 /// Why `client` cannot run a benchmark in this mode, if it cannot.
 pub fn unsupported(client: Client, scripted: bool) -> Option<String> {
     match client {
-        Client::ClaudeCode | Client::Codex | Client::Gemini => None,
-        Client::Opencode => None,
+        Client::ClaudeCode | Client::Codex | Client::Gemini | Client::Opencode => None,
         _ => Some(format!(
             "{} cannot run task evals yet: Hone reads the transcripts of Claude Code, Codex, Gemini CLI and OpenCode only",
             client.display_name()

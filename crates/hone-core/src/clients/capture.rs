@@ -153,10 +153,15 @@ impl LiveProvider {
     /// Where the run's requests go: the user's base-URL variable, else the
     /// provider.
     pub fn base_url(&self) -> String {
+        self.moved_base()
+            .unwrap_or_else(|| self.default_base.to_string())
+    }
+
+    /// The address the user's base-URL variable names, when it is set.
+    fn moved_base(&self) -> Option<String> {
         self.base_var
             .and_then(|name| std::env::var(name).ok())
             .filter(|url| !url.trim().is_empty())
-            .unwrap_or_else(|| self.default_base.to_string())
     }
 
     /// The variables passed on from this process: the credentials and the
@@ -489,13 +494,14 @@ fn run_here_cancellable(
             .map(|script| (client, script));
         Some(StandIn::start_with(script).map_err(CaptureError::StandIn)?)
     };
-    let base = standin
-        .as_ref()
-        .map(|standin| format!("http://127.0.0.1:{}", standin.port));
-    let (args, mut vars) = client_invocation(plan, base.as_deref())?;
-    if plan.is_live() {
-        let provider =
-            live_provider(client, plan.model.as_deref()).map_err(CaptureError::Provider)?;
+    let target = match &standin {
+        Some(standin) => Target::StandIn(format!("http://127.0.0.1:{}", standin.port)),
+        None => Target::Live(
+            live_provider(client, plan.model.as_deref()).map_err(CaptureError::Provider)?,
+        ),
+    };
+    let (args, mut vars) = client_invocation(plan, &target)?;
+    if let Target::Live(provider) = &target {
         for name in provider.passed_vars() {
             if let Some(value) = std::env::var_os(name) {
                 vars.push((name.to_string(), value.to_string_lossy().into_owned()));
@@ -606,19 +612,26 @@ fn read_in_background(
 /// A client's arguments and the variables it is started with.
 type Invocation = (Vec<String>, Vec<(String, String)>);
 
-/// The arguments and variables that start the client headless against the
-/// stand-in at `base`, writing whatever config file the client needs into
-/// the scratch home.
-fn client_invocation(plan: &Plan, base: Option<&str>) -> Result<Invocation, CaptureError> {
+/// Who plays the client's model.
+enum Target {
+    /// The loopback stand-in, at this base URL.
+    StandIn(String),
+    /// The client's own provider, with the user's key.
+    Live(LiveProvider),
+}
+
+/// The arguments and variables that start the client headless against
+/// `target`, writing whatever config file the client needs into the scratch
+/// home.
+fn client_invocation(plan: &Plan, target: &Target) -> Result<Invocation, CaptureError> {
     let prompt = plan
         .task
         .as_ref()
         .map_or("hello", |task| task.prompt.as_str());
     // A live run keeps the client's own provider; the placeholder is never sent.
-    let base = base.unwrap_or("");
-    let live = base.is_empty();
-    let provider = || {
-        live_provider(plan.installed.client, plan.model.as_deref()).map_err(CaptureError::Provider)
+    let (base, live) = match target {
+        Target::StandIn(base) => (base.as_str(), None),
+        Target::Live(provider) => ("", Some(provider)),
     };
     let scratch = |result: std::io::Result<()>| result.map_err(CaptureError::Scratch);
     let mut args: Vec<String> = Vec::new();
@@ -639,7 +652,7 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> Result<Invocation, Capt
                     args.extend(task.allowed_tools.iter().cloned());
                 }
             }
-            if !live {
+            if live.is_none() {
                 var("ANTHROPIC_BASE_URL", base);
                 var("ANTHROPIC_API_KEY", "sk-hone-loopback");
             }
@@ -653,8 +666,8 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> Result<Invocation, Capt
             let model = plan.model.as_deref().unwrap_or(super::codex::DEFAULT_MODEL);
             // Live: OpenAI's API (or the user's OPENAI_BASE_URL, which Codex
             // itself ignores) with the user's key; else the stand-in.
-            let (base_url, key_var) = if live {
-                (provider()?.base_url(), "OPENAI_API_KEY")
+            let (base_url, key_var) = if let Some(provider) = live {
+                (provider.base_url(), "OPENAI_API_KEY")
             } else {
                 (format!("{base}/v1"), "HONE_LOOPBACK_KEY")
             };
@@ -671,7 +684,7 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> Result<Invocation, Capt
             }
             args.push(prompt.to_string());
             var("CODEX_HOME", &codex_home.display().to_string());
-            if !live {
+            if live.is_none() {
                 var("HONE_LOOPBACK_KEY", "sk-hone-loopback");
             }
         }
@@ -705,15 +718,15 @@ fn client_invocation(plan: &Plan, base: Option<&str>) -> Result<Invocation, Capt
             if let Some(model) = &plan.model {
                 args.extend(["-m".to_string(), model.clone()]);
             }
-            if !live {
+            if live.is_none() {
                 var("GEMINI_API_KEY", "hone-loopback");
                 var("GOOGLE_GEMINI_BASE_URL", base);
             }
             var("GEMINI_CLI_TRUST_WORKSPACE", "true");
         }
         Client::Opencode => {
-            let config = if live {
-                opencode_live_config(&provider()?)
+            let config = if let Some(provider) = live {
+                opencode_live_config(provider)
             } else {
                 let model = plan.model.as_deref().unwrap_or("hone-loopback");
                 serde_json::json!({
@@ -783,8 +796,7 @@ fn opencode_live_config(provider: &LiveProvider) -> Value {
     let model = provider.model.clone().unwrap_or_default();
     let (name, id) = model.split_once('/').unwrap_or(("anthropic", &model));
     let mut settings = serde_json::json!({"models": {id: {"name": id}}});
-    let moved = provider.base_var.and_then(|var| std::env::var(var).ok());
-    if let Some(url) = moved.filter(|url| !url.trim().is_empty()) {
+    if let Some(url) = provider.moved_base() {
         let url = url.trim().trim_end_matches('/');
         // ANTHROPIC_BASE_URL names the host, as Claude Code reads it;
         // OpenCode's Anthropic provider wants the API's `/v1` in it.
