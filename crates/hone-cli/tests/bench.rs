@@ -1089,6 +1089,21 @@ fn ctrl_c_while_waiting_leaves_the_batch_to_the_next_invocation() {
     assert_eq!(server.lock().unwrap().submitted, 2 * 2 + 2);
 }
 
+/// A stand-in for `client`'s provider that plays the first case of the
+/// suite at `suite`, for a live run pointed at it. The run's scratch
+/// workspace is not known here: paths stay relative, which Codex, Gemini
+/// CLI and OpenCode resolve in their working folder.
+fn provider_standin(client: Client, suite: &Path) -> hone_core::clients::standin::StandIn {
+    let steps = hone_core::bench::TaskSuite::load(suite).unwrap().cases[0]
+        .script
+        .clone();
+    let script = hone_core::clients::script::Script {
+        steps,
+        workspace: std::path::PathBuf::new(),
+    };
+    hone_core::clients::standin::StandIn::start_with(Some((client, script))).unwrap()
+}
+
 /// A live run (no `--scripted`) of an agent CLI whose scratch home holds no
 /// login: refused before any run without the credential variable, and with
 /// it, run against the provider the user's base-URL variable names. Here
@@ -1105,9 +1120,6 @@ fn runs_live_with_the_users_key(
     base_var: &str,
     base_path: &str,
 ) {
-    use hone_core::clients::script::Script;
-    use hone_core::clients::standin::StandIn;
-
     require(client);
     let isolated = capture::namespaces_available();
     let tmp = library();
@@ -1138,16 +1150,7 @@ fn runs_live_with_the_users_key(
         "{stderr}"
     );
 
-    let steps = hone_core::bench::TaskSuite::load(&suite).unwrap().cases[0]
-        .script
-        .clone();
-    // The run's scratch workspace is not known here: paths stay relative,
-    // which Codex, Gemini CLI and OpenCode resolve in their working folder.
-    let script = Script {
-        steps,
-        workspace: std::path::PathBuf::new(),
-    };
-    let standin = StandIn::start_with(Some((client, script))).unwrap();
+    let standin = provider_standin(client, &suite);
     let base = format!("http://127.0.0.1:{}{base_path}", standin.port);
     let output = bench(&[(key_var, "sk-hone-live-test"), (base_var, &base)]);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -1202,9 +1205,6 @@ fn opencode_runs_live_with_the_users_key() {
 /// service sees no connection, and the run's status names what was refused.
 #[test]
 fn a_live_run_reaches_its_provider_and_nothing_else() {
-    use hone_core::clients::script::Script;
-    use hone_core::clients::standin::StandIn;
-
     require_claude();
     assert!(
         capture::namespaces_available(),
@@ -1231,14 +1231,7 @@ cases:
     let tmp = library();
     let suite = tmp.path().join("suite.yaml");
     fs::write(&suite, &suite_text).unwrap();
-    let steps = hone_core::bench::TaskSuite::load(&suite).unwrap().cases[0]
-        .script
-        .clone();
-    let script = Script {
-        steps,
-        workspace: tmp.path().to_path_buf(),
-    };
-    let standin = StandIn::start_with(Some((Client::ClaudeCode, script))).unwrap();
+    let standin = provider_standin(Client::ClaudeCode, &suite);
     let output = Command::cargo_bin("hone")
         .unwrap()
         .arg("bench")
