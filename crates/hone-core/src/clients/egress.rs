@@ -333,18 +333,19 @@ mod proxy {
     mod tests {
         use super::*;
 
-        /// A loopback server that answers every connection with what it read
-        /// (up to the first blank line or 1 KB), prefixed.
+        /// A loopback server that answers every connection, once its client
+        /// has closed its side, with everything it read, prefixed.
         fn echo_server() -> u16 {
             let listener = TcpListener::bind(("127.0.0.1", 0)).unwrap();
             let port = listener.local_addr().unwrap().port();
             std::thread::spawn(move || {
                 for mut stream in listener.incoming().flatten() {
                     std::thread::spawn(move || {
-                        let mut buf = [0u8; 1024];
-                        let n = stream.read(&mut buf).unwrap_or(0);
+                        // All the client sent, however the proxy split it.
+                        let mut seen = Vec::new();
+                        let _ = stream.read_to_end(&mut seen);
                         let _ = stream.write_all(b"upstream saw: ");
-                        let _ = stream.write_all(&buf[..n]);
+                        let _ = stream.write_all(&seen);
                     });
                 }
             });
@@ -354,6 +355,8 @@ mod proxy {
         fn exchange(relay: &Relay, request: &str) -> String {
             let mut stream = TcpStream::connect(("127.0.0.1", relay.port)).unwrap();
             stream.write_all(request.as_bytes()).unwrap();
+            // The end of the request travels through the proxy too.
+            stream.shutdown(Shutdown::Write).unwrap();
             stream
                 .set_read_timeout(Some(Duration::from_secs(20)))
                 .unwrap();
