@@ -530,8 +530,26 @@ impl App {
         tokio::time::sleep(Duration::from_millis(40)).await;
     }
 
+    /// Waits for `css` to be shown and enabled, as a user waits for a
+    /// button to light up: a click on a disabled one is silently lost (a run
+    /// button is briefly disabled while the watcher re-reads a suite).
+    pub async fn wait_for_clickable(&self, css: &str) -> Element {
+        let deadline = Instant::now() + STEP_TIMEOUT;
+        loop {
+            let element = self.wait_for_visible(css).await;
+            if answered("is_enabled", element.is_enabled())
+                .await
+                .unwrap_or(false)
+            {
+                return element;
+            }
+            self.fail_after(deadline, &format!("`{css}` to be enabled"))
+                .await;
+        }
+    }
+
     pub async fn click(&self, css: &str) {
-        let element = self.wait_for_visible(css).await;
+        let element = self.wait_for_clickable(css).await;
         self.scroll_to(css).await;
         answered(format_args!("click `{css}`"), element.click())
             .await
