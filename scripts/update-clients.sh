@@ -5,10 +5,10 @@
 #   scripts/update-clients.sh            # re-capture and re-check the pinned versions
 #
 # 1. pins each given version in scripts/install-clients.sh and in its profile's VERSION
-#    (crates/hone-core/src/clients/<client>.rs);
+#    (crates/hone-clients/src/clients/<client>.rs);
 # 2. installs the pinned clients into the user's cache (never the repository);
 # 3. re-captures each client's own skills, and Claude Code's Skill tool, from its requests on an
-#    empty project, offline, into crates/hone-core/src/clients/builtins/<client>.json;
+#    empty project, offline, into crates/hone-clients/src/clients/builtins/<client>.json;
 # 4. runs the real-client suite: its report says per client how many planted entries the new
 #    version lists exactly as Hone predicts, and each divergence with a diff.
 # Nothing is committed: review `git diff`, fix the profile where the suite fails, commit.
@@ -36,7 +36,7 @@ for spec in "$@"; do
   say "$client: $old -> $version"
   sed -i -E "/^  \"$client\|/ s/@$old/@$version/g" scripts/install-clients.sh
   sed -i -E "s/^pub const VERSION: &str = \"[^\"]*\";/pub const VERSION: \&str = \"$version\";/" \
-    "crates/hone-core/src/clients/$profile.rs"
+    "crates/hone-clients/src/clients/$profile.rs"
 done
 
 scripts/install-clients.sh
@@ -47,7 +47,7 @@ cargo test --workspace --lib clients::
 say "the real-client suite"
 status=0
 cargo test --workspace --test clients_real -- --nocapture || status=$?
-git --no-pager diff --stat -- scripts/install-clients.sh crates/hone-core/src/clients
+git --no-pager diff --stat -- scripts/install-clients.sh crates/hone-clients/src/clients
 if [ "$status" -ne 0 ]; then
   say "the suite found divergences (above): the new versions behave differently; fix the profiles, then run it again"
 fi

@@ -1183,7 +1183,7 @@ fn skill_tool_in(requests: &[hone_core::clients::standin::Recorded]) -> Option<S
 
 /// Each installed client's own skills (and Claude Code's `Skill` tool), read
 /// off its request on an empty project, against the files Hone bundles
-/// (`crates/hone-core/src/clients/builtins/`); with `HONE_WRITE_BUILTINS=1`,
+/// (`crates/hone-clients/src/clients/builtins/`); with `HONE_WRITE_BUILTINS=1`,
 /// written there instead. `scripts/update-clients.sh` runs it after
 /// installing new versions, then the whole suite.
 #[test]
@@ -1191,7 +1191,7 @@ fn skill_tool_in(requests: &[hone_core::clients::standin::Recorded]) -> Option<S
 fn recapture_builtins() {
     let write = std::env::var("HONE_WRITE_BUILTINS").is_ok_and(|v| v == "1");
     let env = Environment::current();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../hone-core/src/clients/builtins");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../hone-clients/src/clients/builtins");
     let mut differences = Vec::new();
     for client in Client::ALL {
         let installed = capture::find_installed(client, &env).unwrap_or_else(|| {

@@ -4,25 +4,22 @@
 //! `SKILL.md` (YAML frontmatter, then markdown instructions) that agents
 //! discover and load on demand.
 //!
-//! The engine is a plain library: no UI, no printing. The `hone` CLI and the
-//! desktop app are thin adapters over it, so both give the same answers.
+//! The engine is a plain library: no UI, no printing. The `hone` CLI, the MCP
+//! server and the desktop app are thin adapters over it, so all give the same
+//! answers. This crate is their one door: it owns no code, and re-exports the
+//! modules of the crates that do, each a room with one concern, lowest first.
+//! A crate imports only the crates below it (cargo refuses a cycle), and no
+//! two modules of a crate import each other (`tests/layers.rs`).
 //!
-//! - [`document`] splits a file into frontmatter and body; [`yaml`] parses the
-//!   frontmatter into a tree with byte spans; [`skill`] builds the typed model;
-//!   [`fields`] is the table of frontmatter keys (types, readers, limits)
-//!   that the model, the rules and the app's form read; [`library`]
-//!   discovers skills under one or more roots.
-//! - [`diagnostic`] is the one finding type every check reports.
-//!
-//! The top-level modules form layers, each to become a crate of its own:
-//! the skill model and parsing; tokens and the clients' listings
-//! ([`tokens`], [`clients`], [`catalog`]); ranking, embedding and the checks
-//! ([`rank`], [`embed`], [`eval`], [`rules`], [`security`],
-//! [`library_settings`]); the agents and the local model ([`agent`],
-//! [`llm`]); packs, installers and benchmarks ([`pack`], [`install`],
-//! [`bench`]). A module imports its own layer and the layers below, and no
-//! two modules import each other: `tests/layers.rs` holds the table and
-//! checks every `crate::` import against it.
+//! | crate | owns |
+//! |---|---|
+//! | `hone-skill` | the skill model and parsing: [`document`], [`yaml`], [`skill`], [`fields`], [`library`], [`folder`], [`diagnostic`], [`text`], [`edit`], [`workspace`], [`watch`], [`links`], [`render`], [`substitute`], [`cancel`] |
+//! | `hone-clients` | tokens and the clients' listings: [`tokens`], [`clients`], [`catalog`] |
+//! | `hone-rank` | ranking and the embedding models: [`rank`], [`embed`] |
+//! | `hone-check` | the checks: [`rules`], [`security`], [`eval`], [`library_settings`] |
+//! | `hone-agent` | language models: [`agent`], [`llm`], and the model [`install`]er |
+//! | `hone-pack` | packs, plugins and installs into clients: [`pack`] |
+//! | `hone-bench` | task evals run by the real agents: [`bench`] |
 //!
 //! ```
 //! use hone_core::{document::SkillDocument, skill::Skill};
@@ -32,34 +29,13 @@
 //! assert_eq!(skill.body(), "# PDF\n");
 //! ```
 
-pub mod agent;
-pub mod bench;
-pub mod cancel;
-pub mod catalog;
-pub mod clients;
-#[cfg(test)]
-mod corpus_files;
-pub mod diagnostic;
-pub mod document;
-pub mod edit;
-pub mod embed;
-pub mod eval;
-pub mod fields;
-pub mod folder;
-pub mod install;
-pub mod library;
-pub mod library_settings;
-pub mod links;
-pub mod llm;
-pub mod pack;
-pub mod rank;
-pub mod render;
-pub mod rules;
-pub mod security;
-pub mod skill;
-pub mod substitute;
-pub mod text;
-pub mod tokens;
-pub mod watch;
-pub mod workspace;
-pub mod yaml;
+pub use hone_agent::{agent, install, llm};
+pub use hone_bench::bench;
+pub use hone_check::{eval, library_settings, rules, security};
+pub use hone_clients::{catalog, clients, tokens};
+pub use hone_pack::pack;
+pub use hone_rank::{embed, rank};
+pub use hone_skill::{
+    cancel, diagnostic, document, edit, fields, folder, library, links, render, skill, substitute,
+    text, watch, workspace, yaml,
+};

@@ -1,132 +1,96 @@
-//! The layers of `hone-core`, held by its imports.
+//! The rooms of the engine, held by its manifests and its imports.
 //!
-//! The crate is to be split into several crates, one per layer below, and a
-//! crate cannot import the crate above it. So no two top-level modules may
-//! import each other, even through others, and a module may import only its
-//! own layer's modules and the layers below. This test reads the crate's
-//! sources (no build needed) and fails, naming the modules and the files,
-//! when an import breaks either rule.
+//! The engine is split into crates, one per concern, lowest first in
+//! [`CRATES`]. A crate may depend only on the crates before it in the table
+//! (cargo refuses a cycle between crates; this test also refuses a crate
+//! reaching up past its place, which cargo would allow while no cycle
+//! closes). Inside a crate, no two top-level modules may import each other,
+//! even through others, so that each crate still reads bottom-up. This test
+//! reads the manifests and sources (no build needed) and fails, naming the
+//! crates, modules and files, when either rule breaks.
 //!
 //! An import is any `crate::a::…` path, each item of a `use crate::{a, b::c}`
 //! group, and any `super::…` path that climbs out of its top-level module,
 //! outside comments, strings and `#[cfg(test)]` code (tests may reach
-//! anywhere). The sources have no inline modules outside tests, so a file's
-//! path is its module's path.
+//! anywhere in their crate). The sources have no inline modules outside
+//! tests, so a file's path is its module's path.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 
-/// The top-level modules by layer, lowest first. Each layer is to become a
-/// crate; a module imports its own layer (without a cycle) and the lower ones.
-const LAYERS: &[(&str, &[&str])] = &[
+/// The engine's crates, lowest first, and what each owns. `hone-core`
+/// re-exports them all and owns no code.
+const CRATES: &[(&str, &str)] = &[
+    ("hone-skill", "the skill model and parsing"),
+    ("hone-clients", "tokens and the clients' listings"),
+    ("hone-rank", "ranking and the embedding models"),
+    // The rules judge a skill against what each client does and find
+    // routing collisions with the ranker's analysis, so they sit above both.
     (
-        "the skill model and parsing",
-        &[
-            "cancel",
-            "diagnostic",
-            "document",
-            "edit",
-            "fields",
-            "folder",
-            "library",
-            "links",
-            "render",
-            "skill",
-            "substitute",
-            "text",
-            "watch",
-            "workspace",
-            "yaml",
-        ],
+        "hone-check",
+        "the rules, security analysis and routing evals",
     ),
     (
-        "tokens and the clients' listings",
-        &["tokens", "clients", "catalog"],
+        "hone-agent",
+        "language models: the agent ranker, the local model, the installer",
     ),
-    // The rules judge a skill against what each client does (its listing
-    // settings, its built-in skills, its token limits) and find routing
-    // collisions with the keyword ranker's analysis, so they sit above the
-    // tokenizer, the client profiles and ranking; security names the rules,
-    // and the library's settings hold the rankers' thresholds.
-    (
-        "ranking, embedding and the checks",
-        &[
-            "rank",
-            "embed",
-            "eval",
-            "rules",
-            "security",
-            "library_settings",
-        ],
-    ),
-    ("agents and the local language model", &["agent", "llm"]),
-    (
-        "packs, installers and benchmarks",
-        &["pack", "install", "bench"],
-    ),
+    ("hone-pack", "packs, plugins and installs into clients"),
+    ("hone-bench", "task evals run by the real agents"),
 ];
 
 #[test]
-fn no_two_top_level_modules_import_each_other() {
-    let graph = Graph::of_crate();
-    let cycles = graph.cycles();
+fn no_two_modules_of_a_crate_import_each_other() {
+    let mut cycles = Vec::new();
+    for (name, _) in CRATES {
+        for cycle in Graph::of_crate(name).cycles() {
+            cycles.push(format!("{name}: {cycle}"));
+        }
+    }
     assert!(
         cycles.is_empty(),
-        "top-level modules of hone-core import each other:\n{}",
+        "top-level modules import each other:\n{}",
         cycles.join("\n")
     );
 }
 
 #[test]
-fn no_module_imports_a_higher_layer() {
-    let graph = Graph::of_crate();
-    let layer = layer_of();
+fn no_crate_depends_on_a_crate_above_it() {
+    let place: BTreeMap<&str, usize> = CRATES
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _))| (*name, i))
+        .collect();
     let mut upward = Vec::new();
-    for (from, targets) in &graph.edges {
-        for (to, files) in targets {
-            let (Some(&low), Some(&high)) = (layer.get(from.as_str()), layer.get(to.as_str()))
-            else {
-                continue;
-            };
-            if low < high {
-                upward.push(format!(
-                    "{from} (layer {}) imports {to} (layer {}) in {}",
-                    low + 1,
-                    high + 1,
-                    join(files)
-                ));
+    for (index, (name, _)) in CRATES.iter().enumerate() {
+        for dependency in engine_dependencies(name) {
+            match place.get(dependency.as_str()) {
+                Some(&at) if at < index => {}
+                Some(_) => upward.push(format!("{name} depends on {dependency}, above it")),
+                None => upward.push(format!(
+                    "{name} depends on {dependency}, which is not a room of the engine"
+                )),
             }
         }
     }
-    assert!(
-        upward.is_empty(),
-        "imports of a higher layer:\n{}",
-        upward.join("\n")
-    );
+    assert!(upward.is_empty(), "{}", upward.join("\n"));
 }
 
 #[test]
-fn every_module_has_one_layer() {
-    let modules = top_level_modules(&source_dir());
-    let mut placed = BTreeMap::new();
-    for (name, members) in LAYERS {
-        for member in *members {
-            assert!(
-                placed.insert(*member, *name).is_none(),
-                "`{member}` is in two layers"
-            );
-        }
+fn the_engine_is_its_rooms() {
+    let rooms: BTreeSet<String> = CRATES.iter().map(|(name, _)| name.to_string()).collect();
+    assert_eq!(engine_dependencies("hone-core"), rooms);
+    for (name, _) in CRATES {
+        assert!(
+            !top_level_modules(&source_dir(name)).is_empty(),
+            "{name} declares no module"
+        );
     }
-    let unplaced: Vec<&String> = modules
-        .iter()
-        .filter(|m| !placed.contains_key(m.as_str()))
-        .collect();
+    // The door owns no code: its lib.rs only re-exports.
+    let door = code_only(&std::fs::read_to_string(source_dir("hone-core").join("lib.rs")).unwrap());
     assert!(
-        unplaced.is_empty(),
-        "modules in no layer of LAYERS: {unplaced:?}"
+        top_level_modules(&source_dir("hone-core")).is_empty() && !door.contains("fn "),
+        "hone-core re-exports the rooms and owns no code"
     );
-    let stale: Vec<&&str> = placed.keys().filter(|m| !modules.contains(**m)).collect();
-    assert!(stale.is_empty(), "LAYERS names no module: {stale:?}");
 }
 
 /// The scanner on a made-up file, so that a change to it is seen to work.
@@ -150,14 +114,34 @@ fn imports_are_read_from_paths_groups_and_super_but_not_tests_or_comments() {
     assert_eq!(found, expected.iter().map(|s| s.to_string()).collect());
 }
 
-/// Imports between top-level modules: from, to, the files that import.
+/// The `hone-*` crates a crate's manifest depends on (not its dev-dependencies:
+/// tests may reach anywhere below).
+fn engine_dependencies(name: &str) -> BTreeSet<String> {
+    let manifest = std::fs::read_to_string(crate_dir(name).join("Cargo.toml")).unwrap();
+    let mut section = "";
+    let mut found = BTreeSet::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line;
+        } else if section == "[dependencies]"
+            && line.starts_with("hone-")
+            && let Some(dependency) = line.split(['.', ' ', '=']).next()
+        {
+            found.insert(dependency.to_owned());
+        }
+    }
+    found
+}
+
+/// Imports between the top-level modules of one crate: from, to, the files
+/// that import.
 struct Graph {
     edges: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
 }
 
 impl Graph {
-    fn of_crate() -> Graph {
-        let root = source_dir();
+    fn of_crate(name: &str) -> Graph {
+        let root = source_dir(name);
         let modules = top_level_modules(&root);
         let files: Vec<(PathBuf, Vec<String>, String)> = rust_files(&root)
             .into_iter()
@@ -257,22 +241,16 @@ impl Graph {
     }
 }
 
-fn layer_of() -> BTreeMap<&'static str, usize> {
-    let mut layer = BTreeMap::new();
-    for (index, (_, members)) in LAYERS.iter().enumerate() {
-        for member in *members {
-            layer.insert(*member, index);
-        }
-    }
-    layer
-}
-
 fn join(files: &BTreeSet<String>) -> String {
     files.iter().cloned().collect::<Vec<_>>().join(", ")
 }
 
-fn source_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+fn crate_dir(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(name)
+}
+
+fn source_dir(name: &str) -> PathBuf {
+    crate_dir(name).join("src")
 }
 
 /// The modules `lib.rs` declares, except test-only ones.
