@@ -1867,7 +1867,7 @@ export type RankerKind =
 "semantic" | 
 /**  A fusion of keyword and semantic ranking. */
 "hybrid" | 
-/**  A language model asked which skill it would load ([`crate::agent`]). */
+/**  A language model asked which skill it would load (`hone_agent::agent`). */
 "agent";
 
 /**  Whether a ranker can be used, and if not, what to do about it. */
