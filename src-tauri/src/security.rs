@@ -164,7 +164,12 @@ pub fn library_report(session: &Session) -> LibrarySecurity {
         Ok(acks) => (acks, None),
         Err(e) => (Vec::new(), Some(e.to_string())),
     };
-    let reports = scan_at_idle_priority(session.library(), &acks);
+    // Verdicts of unchanged skills are remembered (as `hone scan` keeps
+    // them), so a rescan after an edit analyses the edited skill only.
+    let memo = security::VerdictMemo::open_default();
+    let reports = scan_at_idle_priority(session.library(), &acks, &memo);
+    let _ = memo.save();
+    drop(memo);
     let skills: Vec<SkillSecurity> = reports.into_iter().map(skill_view).collect();
     crate::engine::release_freed_memory();
     LibrarySecurity {
@@ -183,6 +188,7 @@ pub fn library_report(session: &Session) -> LibrarySecurity {
 fn scan_at_idle_priority(
     library: &hone_core::library::Library,
     acks: &[security::Acknowledgement],
+    memo: &security::VerdictMemo,
 ) -> Vec<security::SkillSecurity> {
     std::thread::scope(|scope| {
         scope
@@ -197,16 +203,12 @@ fn scan_at_idle_priority(
                     .thread_name(|_| "hone-security".into())
                     .build()
                 {
-                    Ok(pool) => pool.install(|| security::scan_library(library, acks)),
-                    Err(_) => {
-                        let names: Vec<&str> =
-                            library.skills.iter().map(|s| s.id.as_str()).collect();
-                        library
-                            .skills
-                            .iter()
-                            .map(|skill| security::scan_skill(skill, &names, acks))
-                            .collect()
+                    Ok(pool) => {
+                        pool.install(|| security::scan_library_with(library, acks, Some(memo)))
                     }
+                    // The global pool: the window shares the cores, but
+                    // the scan still happens.
+                    Err(_) => security::scan_library_with(library, acks, Some(memo)),
                 }
             })
             .join()

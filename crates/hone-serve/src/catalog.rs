@@ -16,6 +16,7 @@ use hone_core::folder::{ResourceDetail, SKILL_FILE};
 use hone_core::library::{Filters, Library};
 use hone_core::rules::cache::CheckCache;
 use hone_core::rules::{self, Target};
+use hone_core::security::{self, SkillSecurity, VerdictMemo};
 use hone_core::skill::Skill;
 use rmcp::model::{
     MetaObject, Skill as SkillEntry, SkillFrontmatter, SkillResource, SkillResources,
@@ -131,6 +132,24 @@ pub struct Excluded {
     pub reason: String,
 }
 
+/// What to do with skills that no earlier security scan has seen as they
+/// are now (the verdict memo does not know them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unscanned {
+    /// Scan them before the snapshot is made.
+    Scan,
+    /// Leave them out of this snapshot (counted in [`Catalog::pending`]),
+    /// so a server can answer at once and add them when their scan ends;
+    /// unless they are few ([`SCAN_BEFORE_SERVING`]), then they are scanned.
+    Withhold,
+}
+
+/// The most unscanned skills a withholding snapshot scans rather than leaves
+/// out: the analysis takes about 9 ms of CPU per skill of the shared corpus,
+/// so this many cost a start under a second, and a small library is never
+/// served in part.
+pub const SCAN_BEFORE_SERVING: usize = 200;
+
 /// One snapshot of the served library.
 #[derive(Debug)]
 pub struct Catalog {
@@ -142,6 +161,8 @@ pub struct Catalog {
     by_key: HashMap<String, usize>,
     by_id: HashMap<String, Vec<usize>>,
     pub excluded: Vec<Excluded>,
+    /// Skills left out until their security scan ends ([`Unscanned::Withhold`]).
+    pub pending: usize,
     /// Discovery problems (unreadable folders, link loops).
     pub problems: Vec<String>,
     digests: Mutex<HashMap<usize, Arc<Vec<SkillResource>>>>,
@@ -166,23 +187,57 @@ pub enum LookupError {
     NotInSkill(String),
 }
 
-/// The skills whose security verdict is dangerous (with the acknowledgements
-/// of the first root's settings), by folder, with the first reason.
-fn dangerous_skills(
+/// What the security gate decided, by skill folder.
+#[derive(Default)]
+struct Gate {
+    /// Dangerous skills, with the first reason.
+    dangerous: HashMap<PathBuf, String>,
+    /// Skills whose verdict is not known yet.
+    pending: std::collections::HashSet<PathBuf>,
+}
+
+/// The security verdicts of the library's skills (with the acknowledgements
+/// of the first root's settings), from `memo` where it knows them.
+fn security_gate(
     library: &Library,
     roots: &[PathBuf],
-) -> Result<HashMap<PathBuf, String>, String> {
+    memo: &VerdictMemo,
+    unscanned: Unscanned,
+) -> Result<Gate, String> {
     let acks =
         hone_core::library_settings::library_acknowledgements(roots.first().map(PathBuf::as_path))
             .map_err(|e| e.to_string())?;
-    Ok(hone_core::security::scan_library(library, &acks)
-        .into_iter()
-        .filter(|r| r.verdict == hone_core::security::Verdict::Dangerous)
-        .filter_map(|r| {
-            let dir = r.path.parent()?.to_path_buf();
-            Some((dir, r.reasons.first().cloned().unwrap_or_default()))
-        })
-        .collect())
+    let reports: Vec<Option<SkillSecurity>> = match unscanned {
+        Unscanned::Scan => security::scan_library_with(library, &acks, Some(memo))
+            .into_iter()
+            .map(Some)
+            .collect(),
+        Unscanned::Withhold => {
+            let remembered = security::remembered_verdicts(library, &acks, memo);
+            if remembered.iter().filter(|r| r.is_none()).count() <= SCAN_BEFORE_SERVING {
+                security::scan_library_with(library, &acks, Some(memo))
+                    .into_iter()
+                    .map(Some)
+                    .collect()
+            } else {
+                remembered
+            }
+        }
+    };
+    let mut gate = Gate::default();
+    for (skill, report) in library.skills.iter().zip(reports) {
+        match report {
+            None => {
+                gate.pending.insert(skill.dir.clone());
+            }
+            Some(report) if report.verdict == security::Verdict::Dangerous => {
+                let reason = report.reasons.first().cloned().unwrap_or_default();
+                gate.dangerous.insert(skill.dir.clone(), reason);
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(gate)
 }
 
 /// Why a skill exceeds the Skills extension's per-skill limits, which a
@@ -204,8 +259,19 @@ fn over_limits(skill: &Skill) -> Option<String> {
 }
 
 impl Catalog {
-    /// Opens and checks the library.
+    /// Opens and checks the library, scanning every skill whose verdict is
+    /// not remembered.
     pub fn open(options: &CatalogOptions) -> Result<Catalog, String> {
+        Catalog::open_with(options, &VerdictMemo::open_default(), Unscanned::Scan)
+    }
+
+    /// Opens and checks the library, with the security verdicts `memo`
+    /// remembers; `unscanned` says what becomes of the others.
+    pub fn open_with(
+        options: &CatalogOptions,
+        memo: &VerdictMemo,
+        unscanned: Unscanned,
+    ) -> Result<Catalog, String> {
         let roots: Vec<PathBuf> = options
             .roots
             .iter()
@@ -220,17 +286,17 @@ impl Catalog {
         let diagnostics = rules::check_library_with(&library, options.target, Some(&cache));
         // The cache only saves work next time; failing to write it is harmless.
         let _ = cache.save();
-        let dangerous = if options.serve_dangerous {
-            HashMap::new()
+        let gate = if options.serve_dangerous {
+            Gate::default()
         } else {
-            dangerous_skills(&library, &roots)?
+            security_gate(&library, &roots, memo, unscanned)?
         };
         Ok(Catalog::build(
             library,
             roots,
             diagnostics,
             options.strict,
-            &dangerous,
+            &gate,
         ))
     }
 
@@ -239,7 +305,7 @@ impl Catalog {
         roots: Vec<PathBuf>,
         diagnostics: Vec<Diagnostic>,
         strict: bool,
-        dangerous: &HashMap<PathBuf, String>,
+        gate: &Gate,
     ) -> Catalog {
         let mut findings: HashMap<PathBuf, Vec<&Diagnostic>> = HashMap::new();
         let skill_dirs: HashMap<&Path, ()> = library
@@ -267,6 +333,7 @@ impl Catalog {
             by_key: HashMap::new(),
             by_id: HashMap::new(),
             excluded: Vec::new(),
+            pending: 0,
             problems: library
                 .problems
                 .iter()
@@ -310,7 +377,11 @@ impl Catalog {
                 });
                 continue;
             }
-            if let Some(reason) = dangerous.get(&skill.dir) {
+            if gate.pending.contains(&skill.dir) {
+                catalog.pending += 1;
+                continue;
+            }
+            if let Some(reason) = gate.dangerous.get(&skill.dir) {
                 catalog.excluded.push(Excluded {
                     path: skill.dir.clone(),
                     reason: format!("its security verdict is dangerous: {reason} (serve it with --serve-dangerous)"),

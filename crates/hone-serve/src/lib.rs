@@ -37,6 +37,7 @@ pub use engine::{Engine, ServeOptions};
 pub use http::HttpOptions;
 pub use observe::{Answered, Monitor, Observer, Ready};
 
+use catalog::Unscanned;
 use handler::{Clients, SkillServer};
 
 /// Where to serve.
@@ -74,9 +75,14 @@ pub async fn serve(
     }
     let started = Instant::now();
     let roots = options.catalog.roots.clone();
-    let engine = tokio::task::spawn_blocking(move || Engine::open(options))
-        .await
-        .map_err(|e| e.to_string())??;
+    // Skills no earlier scan has seen wait for theirs, beside serving: a
+    // library's first start would otherwise wait on every skill's analysis.
+    let engine = tokio::task::spawn_blocking(move || {
+        let memo = hone_core::security::VerdictMemo::open_default();
+        Engine::open_with(options, Unscanned::Withhold, memo)
+    })
+    .await
+    .map_err(|e| e.to_string())??;
     let engine = Arc::new(engine);
     if let Some(fallback) = engine.fallback() {
         log(fallback);
@@ -92,15 +98,54 @@ pub async fn serve(
     for problem in &catalog.problems {
         log(&format!("warning: {problem}"));
     }
+    let pending = catalog.pending;
     let summary = format!(
-        "{} skill(s), {} ranking (threshold {:.2}), ready in {} ms",
+        "{} skill(s){}, {} ranking (threshold {:.2}), ready in {} ms",
         catalog.skills.len(),
+        if pending > 0 {
+            format!(" ({pending} more when their security scan ends)")
+        } else {
+            String::new()
+        },
         engine.kind(),
         engine.threshold(),
         started.elapsed().as_millis()
     );
-    drop(catalog);
     let clients = Clients::default();
+    if pending > 0 {
+        let logged: std::collections::HashSet<_> =
+            catalog.excluded.iter().map(|e| e.path.clone()).collect();
+        let (engine, clients, log) = (engine.clone(), clients.clone(), log.clone());
+        let runtime = tokio::runtime::Handle::current();
+        std::thread::spawn(move || match engine.finish_scan() {
+            Ok(changes) => {
+                let catalog = engine.catalog();
+                for excluded in catalog
+                    .excluded
+                    .iter()
+                    .filter(|e| !logged.contains(&e.path))
+                {
+                    log(&format!(
+                        "not serving {}: {}",
+                        excluded.path.display(),
+                        excluded.reason
+                    ));
+                }
+                log(&format!(
+                    "security scan done: serving {} skill(s), {} ms after start",
+                    catalog.skills.len(),
+                    started.elapsed().as_millis()
+                ));
+                if changes.skills > 0 {
+                    runtime.spawn(async move { clients.notify_changed(changes.prompts).await });
+                }
+            }
+            Err(err) => log(&format!(
+                "the security scan failed ({err}); {pending} skill(s) stay unserved"
+            )),
+        });
+    }
+    drop(catalog);
     // Watching a large library registers a watch per folder: done beside
     // serving, so requests are answered meanwhile. The watcher lives until
     // `_keep_watching` is dropped, when serving ends.

@@ -32,6 +32,7 @@ pub(crate) mod detect;
 pub(crate) mod hosts;
 pub(crate) mod lex;
 pub(crate) mod markdown;
+pub mod memo;
 pub(crate) mod syntax;
 
 use std::ops::Range;
@@ -47,7 +48,9 @@ use crate::library::Library;
 use crate::rules::Rule;
 use crate::skill::Skill;
 use crate::text::LineIndex;
+use detect::name_impersonation::LibraryNames;
 use lex::Lang;
+pub use memo::VerdictMemo;
 
 /// How much harm a finding means if it is what it looks like.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -440,12 +443,23 @@ fn analyse_file(file: &File, is_skill_file: bool, hits: &mut Vec<Hit>) {
 
 /// Analyses one skill: its `SKILL.md`, then every text file of its folder.
 /// `library_names` are the names of the other skills around it (for
-/// impersonation); `acks` the library's acknowledgements.
+/// look-alike names); [`scan_library`] analyses a whole library.
 pub fn scan_skill(
     skill: &Skill,
     library_names: &[&str],
     acks: &[Acknowledgement],
 ) -> SkillSecurity {
+    analyse_skill(
+        skill,
+        &read_files(skill),
+        &LibraryNames::new(library_names),
+        acks,
+    )
+}
+
+/// The skill's `SKILL.md` and its text files as the analysis reads them: at
+/// most [`MAX_SKILL_BYTES`] in all, media and dependencies left out.
+fn read_files(skill: &Skill) -> Vec<File> {
     let mut files = vec![File {
         relative: SKILL_FILE.to_owned(),
         path: skill.path.clone(),
@@ -466,6 +480,15 @@ pub fn scan_skill(
             });
         }
     }
+    files
+}
+
+fn analyse_skill(
+    skill: &Skill,
+    files: &[File],
+    library_names: &LibraryNames<'_>,
+    acks: &[Acknowledgement],
+) -> SkillSecurity {
     let per_file: Vec<Vec<Hit>> = files
         .par_iter()
         .enumerate()
@@ -570,11 +593,48 @@ pub fn scan_skill(
 
 /// Analyses every skill of `library` (in parallel), in the library's order.
 pub fn scan_library(library: &Library, acks: &[Acknowledgement]) -> Vec<SkillSecurity> {
-    let names: Vec<&str> = library.skills.iter().map(|s| s.id.as_str()).collect();
+    scan_library_with(library, acks, None)
+}
+
+/// [`scan_library`], answering from `memo` what an earlier scan of the same
+/// files found and adding to it what this one finds.
+pub fn scan_library_with(
+    library: &Library,
+    acks: &[Acknowledgement],
+    memo: Option<&VerdictMemo>,
+) -> Vec<SkillSecurity> {
+    let ids: Vec<&str> = library.skills.iter().map(|s| s.id.as_str()).collect();
+    let names = LibraryNames::new(&ids);
     library
         .skills
         .par_iter()
-        .map(|skill| scan_skill(skill, &names, acks))
+        .map(|skill| {
+            let files = read_files(skill);
+            match memo {
+                Some(memo) => {
+                    let key = memo::fingerprint(skill, &files, &names, acks);
+                    memo.get_or_scan(key, || analyse_skill(skill, &files, &names, acks))
+                }
+                None => analyse_skill(skill, &files, &names, acks),
+            }
+        })
+        .collect()
+}
+
+/// What `memo` already knows of each skill of `library`, in the library's
+/// order: `None` for a skill no earlier scan saw as it is now. Reads the
+/// files (to know them) but analyses nothing.
+pub fn remembered_verdicts(
+    library: &Library,
+    acks: &[Acknowledgement],
+    memo: &VerdictMemo,
+) -> Vec<Option<SkillSecurity>> {
+    let ids: Vec<&str> = library.skills.iter().map(|s| s.id.as_str()).collect();
+    let names = LibraryNames::new(&ids);
+    library
+        .skills
+        .par_iter()
+        .map(|skill| memo.get(memo::fingerprint(skill, &read_files(skill), &names, acks)))
         .collect()
 }
 
@@ -587,17 +647,19 @@ pub fn is_pack(path: &Path) -> bool {
 }
 
 /// Scans the skills under `roots` (skill folders, libraries, cloned
-/// repositories), with the acknowledgements of the library's settings.
+/// repositories), with the acknowledgements of the library's settings,
+/// answering from `memo` what it remembers.
 pub fn scan_paths(
     roots: &[PathBuf],
     acks: &[Acknowledgement],
+    memo: Option<&VerdictMemo>,
 ) -> Result<(Library, Vec<SkillSecurity>), crate::library::LibraryError> {
     let library = Library::open_with(
         roots,
         &crate::library::Filters::default(),
         crate::folder::ResourceDetail::Paths,
     )?;
-    let reports = scan_library(&library, acks);
+    let reports = scan_library_with(&library, acks, memo);
     Ok((library, reports))
 }
 

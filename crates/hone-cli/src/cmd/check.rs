@@ -45,8 +45,9 @@ pub struct Args {
     /// Fail (exit 1) on findings of any severity, not only errors.
     #[arg(long)]
     strict: bool,
-    /// Tokenize every long body again instead of reusing the answers kept in
-    /// the user's cache (`$XDG_CACHE_HOME/hone/tokens`).
+    /// Work everything out again instead of reusing the answers kept in the
+    /// user's cache (`$XDG_CACHE_HOME/hone`): long bodies' token counts, the
+    /// library's collisions and, with `--security`, unchanged skills' verdicts.
     #[arg(long)]
     no_cache: bool,
     /// Accept paths holding no skill at all (otherwise a usage error, exit 2,
@@ -117,7 +118,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let _ = cache.save();
     let security_reports = if args.security {
         let acks = library_acknowledgements(settings_root(&args.paths))?;
-        let reports = security::scan_library(&library, &acks);
+        let memo = if args.no_cache {
+            security::VerdictMemo::in_memory()
+        } else {
+            security::VerdictMemo::open_default()
+        };
+        let reports = security::scan_library_with(&library, &acks, Some(&memo));
+        let _ = memo.save();
         diagnostics.extend(security::diagnostics(&reports));
         diagnostics.sort_by(|a, b| {
             a.path

@@ -36,6 +36,11 @@ pub struct Args {
     /// Also list the findings that do not affect the verdict (low threat).
     #[arg(long)]
     all: bool,
+    /// Analyse every skill again instead of reusing the verdicts kept in the
+    /// user's cache (`$XDG_CACHE_HOME/hone/security`) for files that have
+    /// not changed.
+    #[arg(long)]
+    no_cache: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -73,7 +78,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     if !folders.is_empty() {
-        let (library, found) = security::scan_paths(&folders, &acks)?;
+        let memo = if args.no_cache {
+            security::VerdictMemo::in_memory()
+        } else {
+            security::VerdictMemo::open_default()
+        };
+        let (library, found) = security::scan_paths(&folders, &acks, Some(&memo))?;
+        // A memo that cannot be written only makes the next scan slower.
+        let _ = memo.save();
         for problem in &library.problems {
             anstream::eprintln!(
                 "hone: warning: {}: {}",

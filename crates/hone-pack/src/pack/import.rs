@@ -471,7 +471,7 @@ pub fn scan_pack(
     let destination = staging.path().join("skills");
     let options = ImportOptions::default();
     import(pack, &destination, &options)?;
-    let (_, mut reports) = security::scan_paths(std::slice::from_ref(&destination), acks)?;
+    let (_, mut reports) = security::scan_paths(std::slice::from_ref(&destination), acks, None)?;
     for report in &mut reports {
         let relative = |path: &Path| {
             path.strip_prefix(&destination)
