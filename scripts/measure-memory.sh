@@ -7,9 +7,9 @@
 #
 #   scripts/measure-memory.sh [LIBRARY] [APP]      # defaults: skills, target/debug/hone-app
 #
-# The app runs with a fresh settings folder and web storage, the user's cache (models, check cache) as it is, and,
-# like scripts/with-display.sh, WebKit's GL compositing off (there is no GPU under Xvfb); set
-# WEBKIT_DISABLE_COMPOSITING_MODE=0 to keep it on. Only the processes this script started are stopped.
+# The app runs with a fresh settings folder and web storage, the user's cache (models, check cache) as it is, and
+# WebKit's GL compositing off, as the app paints by default (src-tauri/src/painting.rs); set
+# WEBKIT_DISABLE_COMPOSITING_MODE=0 to have it on. Only the processes this script started are stopped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

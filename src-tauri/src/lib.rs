@@ -23,6 +23,7 @@ mod ipc;
 mod library;
 mod models;
 mod packs;
+mod painting;
 mod panel;
 mod preview;
 mod routing;
@@ -36,6 +37,8 @@ mod views;
 mod window;
 
 use tauri::Manager;
+
+pub use painting::paint_on_cpu;
 
 /// The commands the window may call; `build.rs` grants exactly these, and
 /// a test checks they are the commands of [`ipc::builder`].

@@ -2,5 +2,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 fn main() {
+    // SAFETY: the first thing the process does, before any other thread starts.
+    unsafe { hone_app::paint_on_cpu() };
     hone_app::run();
 }

@@ -30,12 +30,13 @@ const SESSION_ATTEMPT: Duration = Duration::from_secs(45);
 /// How WebKit paints the window under Xvfb, which has no GPU.
 #[derive(Clone, Copy)]
 pub enum Painting {
-    /// WebKit's default, GL compositing (on a software rasteriser here).
+    /// WebKit's GL compositing (on a software rasteriser here), which the app
+    /// uses only when asked (`WEBKIT_DISABLE_COMPOSITING_MODE=0`).
     Composited,
-    /// Compositing off, as `scripts/with-display.sh` runs the app: frames are
-    /// not paced by the rasteriser, so the in-window timings are the engine's
-    /// and the UI's. WebKitWebDriver's screenshot of some pages never answers
-    /// in this mode (the import preview), so the stories use the default.
+    /// Compositing off, as the app paints by default: frames are not paced by
+    /// the rasteriser, so the in-window timings are the engine's and the UI's.
+    /// WebKitWebDriver's screenshot of some pages never answers in this mode
+    /// (the import preview), so the stories ask for GL compositing.
     Plain,
 }
 
@@ -265,9 +266,15 @@ impl Harness {
         let webview_data = tempfile::tempdir().unwrap();
         let driver_port = free_port();
         let mut driver = Command::new(tool("tauri-driver"));
-        if let Painting::Plain = painting {
-            driver.env("WEBKIT_DISABLE_COMPOSITING_MODE", "1");
-        }
+        // The app paints on the CPU unless asked for WebKit's GL compositing
+        // (src-tauri/src/painting.rs): the stories ask.
+        driver.env(
+            "WEBKIT_DISABLE_COMPOSITING_MODE",
+            match painting {
+                Painting::Composited => "0",
+                Painting::Plain => "1",
+            },
+        );
         if !first_run {
             driver.env("HONE_NO_FIRST_RUN", "1");
         }
