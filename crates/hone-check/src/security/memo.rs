@@ -204,8 +204,8 @@ impl VerdictMemo {
     }
 
     /// Writes the memo back when this process computed something since it
-    /// last did: the
-    /// verdicts it used first, then the older ones, up to [`MAX_ENTRIES`].
+    /// last did: the verdicts it used first, then the older ones (with those
+    /// another process saved meanwhile), up to [`MAX_ENTRIES`].
     pub fn save(&self) -> std::io::Result<()> {
         let Some(path) = &self.path else {
             return Ok(());
@@ -225,10 +225,14 @@ impl VerdictMemo {
             .used
             .lock()
             .map_err(|_| std::io::Error::other("poisoned"))?;
+        // What another process saved since this memo was read is kept too.
+        let on_disk = std::fs::read_to_string(path).map_or_else(|_| Known::default(), Known::parse);
         let mut seen = HashSet::new();
         let mut entries = Vec::new();
         let recent = used.0.iter().copied();
-        let older = self.known.entries.iter().map(|(key, _)| *key);
+        let older = (self.known.entries.iter())
+            .chain(&on_disk.entries)
+            .map(|(key, _)| *key);
         for key in recent.chain(older) {
             if entries.len() == MAX_ENTRIES {
                 break;
@@ -238,9 +242,8 @@ impl VerdictMemo {
             }
             let stored = match fresh.get(&key) {
                 Some(report) => Stored::Fresh(report),
-                None => match self
-                    .known
-                    .raw(key)
+                None => match (self.known.raw(key))
+                    .or_else(|| on_disk.raw(key))
                     .and_then(|raw| serde_json::from_str::<&RawValue>(raw).ok())
                 {
                     Some(raw) => Stored::Read(raw),
