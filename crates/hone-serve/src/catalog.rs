@@ -215,7 +215,7 @@ fn security_gate(
         Unscanned::Withhold => {
             let remembered = security::remembered_verdicts(library, &acks, memo);
             if remembered.iter().filter(|r| r.is_none()).count() <= SCAN_BEFORE_SERVING {
-                security::scan_library_with(library, &acks, Some(memo))
+                security::complete_verdicts(library, &acks, memo, remembered)
                     .into_iter()
                     .map(Some)
                     .collect()
@@ -291,6 +291,8 @@ impl Catalog {
         } else {
             security_gate(&library, &roots, memo, unscanned)?
         };
+        // Like the check cache, it only saves work next time.
+        let _ = memo.save();
         Ok(Catalog::build(
             library,
             roots,

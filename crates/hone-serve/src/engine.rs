@@ -185,8 +185,6 @@ impl Engine {
         memo: VerdictMemo,
     ) -> Result<Engine, String> {
         let catalog = Catalog::open_with(&options.catalog, &memo, unscanned)?;
-        // Only saves work next time; failing to write it is harmless.
-        let _ = memo.save();
         let requested = options.ranker;
         let mut kind = requested.unwrap_or_else(|| default_kind(options.model.as_deref()));
         let mut fallback = None;
@@ -234,7 +232,6 @@ impl Engine {
         let _one_at_a_time = self.reloading.lock().unwrap_or_else(|e| e.into_inner());
         let started = Instant::now();
         let catalog = Catalog::open_with(&self.options.catalog, &self.memo, Unscanned::Scan)?;
-        let _ = self.memo.save();
         let changes = diff(&self.catalog(), &catalog);
         let model = match self.kind {
             RankerKind::Bm25 => None,
@@ -380,7 +377,6 @@ impl Engine {
         let _one_at_a_time = self.reloading.lock().unwrap_or_else(|e| e.into_inner());
         let started = Instant::now();
         let catalog = Catalog::open_with(&self.options.catalog, &self.memo, Unscanned::Scan)?;
-        let _ = self.memo.save();
         let old = self.catalog();
         let changes = diff(&old, &catalog);
         if changes.skills == 0 {
@@ -619,10 +615,24 @@ mod tests {
         );
 
         // The verdicts are remembered: the next start serves every skill at once.
-        let again = Engine::open_with(options, Unscanned::Withhold, memo()).unwrap();
+        let again = Engine::open_with(options.clone(), Unscanned::Withhold, memo()).unwrap();
         assert_eq!(
             (again.catalog().skills.len(), again.catalog().pending),
             (count - 1, 0)
+        );
+        // A few unknown skills are scanned before serving, not withheld.
+        write(
+            &root.join("tool-5/SKILL.md"),
+            "---\nname: tool-5\ndescription: Runs tool five.\n---\nRun it twice.\n",
+        );
+        let edited = Engine::open_with(options, Unscanned::Withhold, memo()).unwrap();
+        assert_eq!(
+            (edited.catalog().skills.len(), edited.catalog().pending),
+            (count - 1, 0)
+        );
+        assert_eq!(
+            edited.search("tool five", None).unwrap().matches[0].name,
+            "tool-5"
         );
     }
 

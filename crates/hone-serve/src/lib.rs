@@ -89,11 +89,7 @@ pub async fn serve(
     }
     let catalog = engine.catalog();
     for excluded in &catalog.excluded {
-        log(&format!(
-            "not serving {}: {}",
-            excluded.path.display(),
-            excluded.reason
-        ));
+        log(&not_serving(excluded));
     }
     for problem in &catalog.problems {
         log(&format!("warning: {problem}"));
@@ -125,11 +121,7 @@ pub async fn serve(
                     .iter()
                     .filter(|e| !logged.contains(&e.path))
                 {
-                    log(&format!(
-                        "not serving {}: {}",
-                        excluded.path.display(),
-                        excluded.reason
-                    ));
+                    log(&not_serving(excluded));
                 }
                 log(&format!(
                     "security scan done: serving {} skill(s), {} ms after start",
@@ -197,6 +189,15 @@ pub async fn serve(
             http::serve(engine, clients, observer, http_options, cancel, on_ready).await
         }
     }
+}
+
+/// The line that says a skill is left out, and why.
+fn not_serving(excluded: &catalog::Excluded) -> String {
+    format!(
+        "not serving {}: {}",
+        excluded.path.display(),
+        excluded.reason
+    )
 }
 
 async fn serve_stdio(

@@ -400,6 +400,21 @@ mod tests {
             1,
             "the edited skill is not known"
         );
+        let memo_for_completion = VerdictMemo::open(&path);
+        assert_eq!(
+            super::super::complete_verdicts(
+                &library,
+                &[],
+                &memo_for_completion,
+                remembered.clone()
+            ),
+            super::super::scan_library(&library, &[])
+        );
+        assert_eq!(
+            memo_for_completion.computed(),
+            1,
+            "only the unknown skill is analysed"
+        );
         assert_eq!(
             super::super::scan_library_with(&library, &[], Some(&memo)),
             super::super::scan_library(&library, &[])

@@ -452,7 +452,7 @@ pub fn scan_skill(
     analyse_skill(
         skill,
         &read_files(skill),
-        &LibraryNames::new(library_names),
+        &LibraryNames::new(library_names.iter().copied()),
         acks,
     )
 }
@@ -603,21 +603,29 @@ pub fn scan_library_with(
     acks: &[Acknowledgement],
     memo: Option<&VerdictMemo>,
 ) -> Vec<SkillSecurity> {
-    let ids: Vec<&str> = library.skills.iter().map(|s| s.id.as_str()).collect();
-    let names = LibraryNames::new(&ids);
+    let names = LibraryNames::of(library);
     library
         .skills
         .par_iter()
-        .map(|skill| {
-            let files = read_files(skill);
-            match memo {
-                Some(memo) => {
-                    let key = memo::fingerprint(skill, &files, &names, acks);
-                    memo.get_or_scan(key, || analyse_skill(skill, &files, &names, acks))
-                }
-                None => analyse_skill(skill, &files, &names, acks),
-            }
-        })
+        .map(|skill| scan_among(skill, &names, acks, memo))
+        .collect()
+}
+
+/// `known` (a verdict or `None` per skill of `library`, in its order) with
+/// each `None` worked out as [`scan_library_with`] would: only those skills'
+/// files are read again.
+pub fn complete_verdicts(
+    library: &Library,
+    acks: &[Acknowledgement],
+    memo: &VerdictMemo,
+    known: Vec<Option<SkillSecurity>>,
+) -> Vec<SkillSecurity> {
+    let names = LibraryNames::of(library);
+    library
+        .skills
+        .par_iter()
+        .zip(known)
+        .map(|(skill, known)| known.unwrap_or_else(|| scan_among(skill, &names, acks, Some(memo))))
         .collect()
 }
 
@@ -629,13 +637,29 @@ pub fn remembered_verdicts(
     acks: &[Acknowledgement],
     memo: &VerdictMemo,
 ) -> Vec<Option<SkillSecurity>> {
-    let ids: Vec<&str> = library.skills.iter().map(|s| s.id.as_str()).collect();
-    let names = LibraryNames::new(&ids);
+    let names = LibraryNames::of(library);
     library
         .skills
         .par_iter()
         .map(|skill| memo.get(memo::fingerprint(skill, &read_files(skill), &names, acks)))
         .collect()
+}
+
+/// One skill of a library (`names`), from `memo` when it remembers it.
+fn scan_among(
+    skill: &Skill,
+    names: &LibraryNames<'_>,
+    acks: &[Acknowledgement],
+    memo: Option<&VerdictMemo>,
+) -> SkillSecurity {
+    let files = read_files(skill);
+    match memo {
+        Some(memo) => {
+            let key = memo::fingerprint(skill, &files, names, acks);
+            memo.get_or_scan(key, || analyse_skill(skill, &files, names, acks))
+        }
+        None => analyse_skill(skill, &files, names, acks),
+    }
 }
 
 /// Whether `path` names a pack (`.zip` or `.skill`) rather than folders.

@@ -107,12 +107,17 @@ pub struct LibraryNames<'a> {
 
 impl<'a> LibraryNames<'a> {
     /// `names` in library order (the first look-alike found is reported).
-    pub fn new(names: &[&'a str]) -> LibraryNames<'a> {
+    pub fn new(names: impl IntoIterator<Item = &'a str>) -> LibraryNames<'a> {
         let mut by_fold: FxHashMap<String, Vec<&'a str>> = FxHashMap::default();
-        for &name in names {
+        for name in names {
             by_fold.entry(fold(name)).or_default().push(name);
         }
         LibraryNames { by_fold }
+    }
+
+    /// The ids of `library`'s skills.
+    pub fn of(library: &'a crate::library::Library) -> LibraryNames<'a> {
+        LibraryNames::new(library.skills.iter().map(|s| s.id.as_str()))
     }
 
     /// The names that fold to what `name` folds to (`name` among them when
