@@ -37,19 +37,19 @@ model: build
 
 # The installable bundle, from the dev-profile build above (a release build of
 # the app would cost CI most of an hour on two cores): a .deb of the app with
-# the `hone` command as /usr/bin/hone, in $(TARGET_DIR)/debug/bundle/deb/.
-# `make bundle BUNDLES=deb,appimage` adds an AppImage where GitHub is reachable:
-# the Tauri bundler downloads linuxdeploy and its plugins from there.
-BUNDLES ?= deb
+# the `hone` command as /usr/bin/hone, in $(TARGET_DIR)/debug/bundle/deb/, and
+# an AppImage of the same files in .../bundle/appimage/, made by
+# scripts/bundle-appimage.sh (the Tauri bundler's AppImage downloads its tools
+# from GitHub).
 TAURI := $${XDG_CACHE_HOME:-$$HOME/.cache}/hone/tauri-cli/node_modules/.bin/tauri
-APPIMAGE := $(findstring appimage,$(BUNDLES))
 
 # --no-binary-patching leaves cargo's hone-app as built (the patch only marks
 # the binary's package type for Tauri's updater, which Hone does not use). The
 # bundler leaves the package's unpacked tree (400 MB) beside the .deb: removed.
 bundle: build
-	$(TAURI) bundle --debug --ci --no-binary-patching --bundles $(BUNDLES)
+	$(TAURI) bundle --debug --ci --no-binary-patching --bundles deb
 	rm -rf $(TARGET_DIR)/debug/bundle/deb/*/
+	scripts/bundle-appimage.sh debug
 
 run: build model
 	@scripts/with-display.sh $(TARGET_DIR)/debug/hone-app $(LIBRARY)
@@ -63,8 +63,7 @@ test: build model bundle
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(if $(SKIP_INT16),@echo "test: skipping embed::int16 (this processor lacks AVX-512 VNNI, which that pass needs)")
 	$(if $(CORPUS),HONE_CORPUS=$(abspath $(CORPUS)) )$(CARGO) test --workspace --no-fail-fast -- $(if $(CORPUS),--include-ignored) $(SKIP_INT16) --skip bundle_
-	$(if $(APPIMAGE),,@echo "test: skipping bundle_appimage (no AppImage is built unless BUNDLES=deb,appimage, which needs GitHub)")
-	$(CARGO) test --workspace --test bundle -- --ignored $(if $(APPIMAGE),,--skip bundle_appimage)
+	$(CARGO) test --workspace --test bundle -- --ignored
 
 # The corpus tests alone (they need HONE_CORPUS; see crates/hone-core/tests/common).
 corpus: build

@@ -10,7 +10,8 @@ say() { printf 'setup-app: %s\n' "$*"; }
 
 # ripgrep: OpenCode's `skill` tool lists a skill's files with `rg` and, offline, cannot download its own.
 # curl: the test that a live agent run reaches its provider and nothing else asks for another service with it.
-apt_packages=(libwebkit2gtk-4.1-dev libgtk-3-dev librsvg2-dev xvfb webkit2gtk-driver ripgrep curl)
+# squashfs-tools: mksquashfs makes the AppImage's filesystem (scripts/bundle-appimage.sh).
+apt_packages=(libwebkit2gtk-4.1-dev libgtk-3-dev librsvg2-dev xvfb webkit2gtk-driver ripgrep curl squashfs-tools)
 missing=()
 for pkg in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")

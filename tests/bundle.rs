@@ -1,9 +1,10 @@
 //! The installable artifacts, as a user gets them: the `.deb` that
 //! `make bundle` writes is unpacked into a scratch root (`dpkg -x`, nothing is
-//! installed on the machine), and the AppImage, where one was built, is
-//! extracted (`--appimage-extract`). In each, `hone --version` must answer
-//! and the app must start on the bundled library under a private Xvfb
-//! display until its window says it is ready.
+//! installed on the machine), and the AppImage is run as a user runs it
+//! (unpacked into a scratch cache by its runtime), through a link named
+//! `hone`, and extracted (`--appimage-extract`). In each, `hone --version`
+//! must answer and the app must start on the bundled library under a private
+//! Xvfb display until its window says it is ready.
 //!
 //! The tests are ignored unless asked for, as their input is a build product:
 //! `make test` builds the bundle and runs them with `--ignored`, and there a
@@ -188,17 +189,44 @@ fn bundle_deb_unpacks_and_runs() {
 }
 
 #[test]
-#[ignore = "needs an AppImage: `make bundle BUNDLES=deb,appimage` on a machine that reaches GitHub (linuxdeploy)"]
-fn bundle_appimage_extracts_and_runs() {
+#[ignore = "needs the AppImage: `make bundle`, then `cargo test --test bundle -- --ignored` (make test does both)"]
+fn bundle_appimage_runs_and_extracts() {
     let image = artifact(
         "appimage",
         concat!("Hone_", env!("CARGO_PKG_VERSION"), "_amd64.AppImage"),
     );
     let scratch = tempfile::tempdir().unwrap();
+    let cache = scratch.path().join("cache");
+
+    // As a user starts it: the runtime unpacks it into the cache, once.
+    assert_app_starts(Command::new(&image).env("XDG_CACHE_HOME", &cache));
+    let unpacked: Vec<_> = std::fs::read_dir(cache.join("hone/appimage"))
+        .expect("the first start unpacked the app into the cache")
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    assert_eq!(unpacked.len(), 1, "one folder per version: {unpacked:?}");
+    assert!(unpacked[0].join("usr/bin/hone-app").is_file());
+
+    // A link named `hone` is the command.
+    let hone = scratch.path().join("hone");
+    std::os::unix::fs::symlink(&image, &hone).unwrap();
+    let version = run(Command::new(&hone)
+        .arg("--version")
+        .env("XDG_CACHE_HOME", &cache));
+    assert_eq!(version.trim(), concat!("hone ", env!("CARGO_PKG_VERSION")));
+
+    // Unpacked by hand, it holds the command and an AppRun that starts the app.
     run(Command::new(&image)
         .arg("--appimage-extract")
         .current_dir(scratch.path()));
     let app_dir = scratch.path().join("squashfs-root");
+    for file in [
+        "Hone.desktop",
+        "hone-app.png",
+        "usr/share/applications/Hone.desktop",
+    ] {
+        assert!(app_dir.join(file).is_file(), "the AppImage lacks {file}");
+    }
     assert_cli_runs(&app_dir.join("usr/bin/hone"));
     assert_app_starts(&mut Command::new(app_dir.join("AppRun")));
 }
