@@ -27,6 +27,7 @@ mod painting;
 mod panel;
 mod preview;
 mod routing;
+mod scripts;
 mod security;
 mod serving;
 mod session;
@@ -39,6 +40,7 @@ mod window;
 use tauri::Manager;
 
 pub use painting::paint_on_cpu;
+pub use scripts::skip_optimising_jits;
 
 /// The commands the window may call; `build.rs` grants exactly these, and
 /// a test checks they are the commands of [`ipc::builder`].

@@ -3,6 +3,9 @@
 
 fn main() {
     // SAFETY: the first thing the process does, before any other thread starts.
-    unsafe { hone_app::paint_on_cpu() };
+    unsafe {
+        hone_app::paint_on_cpu();
+        hone_app::skip_optimising_jits();
+    }
     hone_app::run();
 }

@@ -1,7 +1,7 @@
 //! Keyboard-first (issue 19): a whole journey without the mouse. Find a
 //! skill with Ctrl+P, break its YAML in the text, go to the problem with F8
 //! and fix it with Ctrl+., save with Ctrl+S, try a request in the test-query
-//! panel (Ctrl+4), run the eval suite (Ctrl+5, Ctrl+Enter), switch the
+//! panel (Ctrl+4), run the eval suite (Ctrl+Enter, Ctrl+5), switch the
 //! theme from the command palette (Ctrl+Shift+P), and end by exporting the
 //! library as a pack (the palette's "Export a pack…", Tab to the file name,
 //! type it, Tab to Export, Enter).
@@ -80,7 +80,16 @@ async fn story(harness: &Harness) {
     app.wait_for("[data-testid=result][data-id=kbd-sample]")
         .await;
 
-    // Run evals: Ctrl+5, then Ctrl+Enter.
+    // Run evals: Ctrl+Enter from another tab, before the Evals panel was
+    // ever shown, shows it and runs the suite; then Ctrl+4 and Ctrl+5 go
+    // back and forth, and Ctrl+Enter runs it again from the Evals tab.
+    app.type_keys(&chord(&[Key::Control], &key(Key::Enter)))
+        .await;
+    app.wait_for("[data-testid=tab-evals][aria-selected=true]")
+        .await;
+    app.wait_for("[data-testid=metrics]").await;
+    app.type_keys(&chord(&[Key::Control], "4")).await;
+    app.wait_for_focus_in("[data-testid=query-input]").await;
     app.type_keys(&chord(&[Key::Control], "5")).await;
     app.wait_for("[data-testid=tab-evals][aria-selected=true]")
         .await;

@@ -8,6 +8,8 @@ import type { SuiteSummary } from './ipc';
 export class Suites {
   list = $state.raw<SuiteSummary[]>([]);
   error = $state<string | null>(null);
+  /** A run asked for before the Evals panel was first shown: the panel makes it once mounted. */
+  runWhenShown = $state(false);
 
   async refresh(): Promise<void> {
     try {
