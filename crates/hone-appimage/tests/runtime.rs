@@ -88,6 +88,13 @@ impl Fixture {
     }
 }
 
+/// The runtime's length: where an image's filesystem starts.
+fn runtime_len() -> u64 {
+    std::fs::metadata(env!("CARGO_BIN_EXE_hone-appimage-runtime"))
+        .unwrap()
+        .len()
+}
+
 fn write_script(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
     set_mode(path, 0o755);
@@ -96,6 +103,12 @@ fn write_script(path: &Path, text: &str) {
 fn set_mode(path: &Path, mode: u32) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// `output` ended with `code` and said `says` on stderr.
+fn assert_fails(output: &Output, code: i32, says: &str) {
+    assert_eq!(output.status.code(), Some(code), "{}", stderr(output));
+    assert!(stderr(output).contains(says), "{}", stderr(output));
 }
 
 fn stdout(output: &Output) -> String {
@@ -220,12 +233,7 @@ fn extract_unpacks_into_squashfs_root_and_never_over_it() {
     assert!(!root.join("AppRun").exists() && !root.join("usr/share").exists());
 
     let again = fixture.run(&fixture.image(), &["--appimage-extract"]);
-    assert_eq!(again.status.code(), Some(1));
-    assert!(
-        stderr(&again).contains("squashfs-root already exists"),
-        "{}",
-        stderr(&again)
-    );
+    assert_fails(&again, 1, "squashfs-root already exists");
 
     std::fs::remove_dir_all(&root).unwrap();
     let all = fixture.run(&fixture.image(), &["--appimage-extract"]);
@@ -234,36 +242,24 @@ fn extract_unpacks_into_squashfs_root_and_never_over_it() {
         assert!(root.join(file).is_file(), "{file}");
     }
     let offset = stdout(&fixture.run(&fixture.image(), &["--appimage-offset"]));
-    let runtime_len = std::fs::metadata(env!("CARGO_BIN_EXE_hone-appimage-runtime"))
-        .unwrap()
-        .len();
-    assert_eq!(offset.trim(), runtime_len.to_string());
+    assert_eq!(offset.trim(), runtime_len().to_string());
 }
 
 #[test]
 fn options_it_lacks_and_damaged_images_fail_with_a_reason() {
     let fixture = Fixture::new();
     let mount = fixture.run(&fixture.image(), &["--appimage-mount"]);
-    assert_eq!(mount.status.code(), Some(2));
-    assert!(
-        stderr(&mount).contains("does not mount with FUSE"),
-        "{}",
-        stderr(&mount)
-    );
+    assert_fails(&mount, 2, "does not mount with FUSE");
 
     let help = fixture.run(&fixture.image(), &["--appimage-help"]);
     assert!(stdout(&help).contains("--appimage-extract [PATTERN]"));
 
     // Cut short in its filesystem: refused before anything is unpacked.
     let image = std::fs::read(fixture.image()).unwrap();
-    let runtime_len = std::fs::metadata(env!("CARGO_BIN_EXE_hone-appimage-runtime"))
-        .unwrap()
-        .len() as usize;
     let cut = fixture.dir.path().join("Cut.AppImage");
-    std::fs::write(&cut, &image[..runtime_len + 128]).unwrap();
+    std::fs::write(&cut, &image[..runtime_len() as usize + 128]).unwrap();
     set_mode(&cut, 0o755);
     let output = fixture.run(&cut, &[]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("damaged"), "{}", stderr(&output));
+    assert_fails(&output, 1, "damaged");
     assert!(!stdout(&output).contains("tool ran"));
 }
