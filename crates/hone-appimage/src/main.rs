@@ -17,8 +17,10 @@
 //! and a first start that takes seconds. Unpacking goes into a `.part` folder
 //! renamed into place when complete, so a start that is killed midway, or
 //! two starts at once, never leave a half-unpacked app that a later start
-//! would run. When the cache cannot be written, the image is unpacked into
-//! a temporary folder that is removed when the app exits.
+//! would run. A new version's first start removes the older versions'
+//! folders that no running program uses. When the cache cannot be written,
+//! the image is unpacked into a temporary folder that is removed when the
+//! app exits.
 //!
 //! It answers the reference runtime's options that need no mount (as the
 //! first argument; every other argument goes to `AppRun`), and sets the
@@ -222,7 +224,47 @@ fn unpacked_in_cache(image: &Image, root: &Path) -> Result<PathBuf, Failure> {
             .into());
         }
     }
+    remove_unused_versions(root, &fingerprint);
     Ok(folder)
+}
+
+/// Removes the other versions' folders (each some 360 MB) that no running
+/// program was started from, so that updating Hone does not pile them up in
+/// the cache. A folder stays while any process's executable lies in it, or
+/// when the processes cannot be read.
+fn remove_unused_versions(root: &Path, current: &str) {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    let Some(running) = running_executables() else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let is_version = name.len() == 16 && name.bytes().all(|b| b.is_ascii_hexdigit());
+        let path = entry.path();
+        if is_version && name != current && !running.iter().any(|exe| exe.starts_with(&path)) {
+            let _ = std::fs::remove_dir_all(&path);
+        }
+    }
+}
+
+/// The executable of every process this user can see (`/proc/PID/exe`).
+fn running_executables() -> Option<Vec<PathBuf>> {
+    let processes = std::fs::read_dir("/proc").ok()?;
+    Some(
+        processes
+            .flatten()
+            .filter(|entry| {
+                entry
+                    .file_name()
+                    .to_str()
+                    .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            })
+            .filter_map(|entry| std::fs::read_link(entry.path().join("exe")).ok())
+            .collect(),
+    )
 }
 
 /// Removes the `.part` folders of `fingerprint` that a start which is no

@@ -70,13 +70,13 @@ impl Fixture {
     /// Runs the image (or `program`, a link to it) with the fixture's cache
     /// and no `APPIMAGE_EXTRACT_AND_RUN` from the test's environment.
     fn run(&self, program: &Path, args: &[&str]) -> Output {
-        Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .current_dir(self.dir.path())
             .env("XDG_CACHE_HOME", self.cache())
-            .env_remove("APPIMAGE_EXTRACT_AND_RUN")
-            .output()
-            .unwrap()
+            .env_remove("APPIMAGE_EXTRACT_AND_RUN");
+        retrying_while_busy(|| command.output())
     }
 
     /// The folders under the cache's `hone/appimage`.
@@ -93,6 +93,23 @@ fn runtime_len() -> u64 {
     std::fs::metadata(env!("CARGO_BIN_EXE_hone-appimage-runtime"))
         .unwrap()
         .len()
+}
+
+/// Runs `start` again while the program is "text file busy": a test that
+/// has just written an executable can have its write handle copied into a
+/// child that another test's thread forks at that moment, until that child
+/// execs.
+fn retrying_while_busy<T>(mut start: impl FnMut() -> std::io::Result<T>) -> T {
+    const TEXT_FILE_BUSY: i32 = 26;
+    for _ in 0..200 {
+        match start() {
+            Err(e) if e.raw_os_error() == Some(TEXT_FILE_BUSY) => {
+                std::thread::sleep(std::time::Duration::from_millis(10))
+            }
+            result => return result.unwrap(),
+        }
+    }
+    panic!("the program stayed busy for 2 s");
 }
 
 fn write_script(path: &Path, text: &str) {
@@ -169,6 +186,31 @@ fn the_first_start_unpacks_into_the_cache_and_later_starts_run_from_it() {
 }
 
 #[test]
+fn a_new_version_removes_the_older_ones_nothing_runs_from() {
+    let fixture = Fixture::new();
+    let root = fixture.cache().join("hone/appimage");
+    let (unused, in_use) = (root.join("0123456789abcdef"), root.join("fedcba9876543210"));
+    for folder in [&unused, &in_use] {
+        std::fs::create_dir_all(folder.join("usr/bin")).unwrap();
+    }
+    // A program started from the second folder, as an older Hone still open.
+    let sleep = in_use.join("usr/bin/sleep");
+    std::fs::copy("/bin/sleep", &sleep).unwrap();
+    let mut running = retrying_while_busy(|| Command::new(&sleep).arg("60").spawn());
+    let other = root.join("notes");
+    std::fs::create_dir_all(&other).unwrap();
+
+    let output = fixture.run(&fixture.image(), &[]);
+    running.kill().unwrap();
+    running.wait().unwrap();
+    assert_eq!(output.status.code(), Some(7), "{}", stderr(&output));
+    assert!(!unused.exists(), "the unused older version is removed");
+    assert!(in_use.exists(), "the version a program runs from is kept");
+    assert!(other.exists(), "what is not a version's folder is kept");
+    assert_eq!(fixture.unpacked().len(), 3);
+}
+
+#[test]
 fn a_link_passes_its_own_name_as_argv0() {
     let fixture = Fixture::new();
     let link = fixture.dir.path().join("tool");
@@ -214,7 +256,7 @@ fn extract_and_run_removes_its_folder_afterwards() {
             Some(value) => command.env("APPIMAGE_EXTRACT_AND_RUN", value),
             None => command.env_remove("APPIMAGE_EXTRACT_AND_RUN"),
         };
-        let output = command.output().unwrap();
+        let output = retrying_while_busy(|| command.output());
         assert_eq!(output.status.code(), Some(7), "{}", stderr(&output));
         assert!(stdout(&output).contains("args=x\n"), "{}", stdout(&output));
         assert!(stdout(&output).contains(&format!("appdir={}/hone-appimage-", temp.display())));
