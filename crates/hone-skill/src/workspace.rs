@@ -143,6 +143,64 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
     result
 }
 
+/// How old a writer's temporary file must be before a later write of the
+/// same cache file may remove it: a write in progress takes seconds.
+const ABANDONED_AFTER: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// [`write_atomic`] for a file of Hone's own cache, which also removes the
+/// temporary files that earlier writes of it left behind when their process
+/// was killed mid-write (a verdict memo's is some 10 MB). A temporary file
+/// is left behind only when the process named in it is not running here and
+/// it is older than ten minutes, so that a writer on another machine
+/// sharing the home folder keeps its file. Never for a library's files.
+pub fn write_cache_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
+    write_atomic(path, contents)?;
+    remove_abandoned_temporaries(path);
+    Ok(())
+}
+
+/// Removes `path`'s temporary siblings (`.NAME.hone-PID-N.tmp`) whose
+/// writer is gone (see [`write_cache_atomic`]). Linux only: elsewhere a
+/// process cannot be looked up by a path, and nothing is removed.
+fn remove_abandoned_temporaries(path: &Path) {
+    if !cfg!(target_os = "linux") {
+        return;
+    }
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let prefix = format!(".{}.hone-", name.to_string_lossy());
+    let Ok(entries) = fs::read_dir(if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    }) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(pid) = file_name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .and_then(|rest| rest.split_once('-'))
+            .map(|(pid, _)| pid)
+            .filter(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            continue;
+        };
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|modified| modified.elapsed().ok())
+            .is_some_and(|age| age >= ABANDONED_AFTER);
+        if old && !Path::new("/proc").join(pid).exists() {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// Makes the rename itself durable. Best effort: not every platform or file
 /// system lets a directory be opened and synced.
 fn sync_dir(dir: &Path) {
@@ -325,6 +383,36 @@ mod tests {
         ));
         let leftovers: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
         assert!(leftovers.is_empty(), "no temporary file is left behind");
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_cache_write_removes_what_killed_writers_left_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("verdicts.json");
+        let old = std::time::SystemTime::now() - ABANDONED_AFTER * 2;
+        // PIDs never reach 2^22 + 1 on Linux: that writer is gone.
+        let gone = dir.path().join(".verdicts.json.hone-4194305-0.tmp");
+        let gone_recently = dir.path().join(".verdicts.json.hone-4194305-1.tmp");
+        let running = dir
+            .path()
+            .join(format!(".verdicts.json.hone-{}-7.tmp", std::process::id()));
+        let other_file = dir.path().join(".check.json.hone-4194305-0.tmp");
+        for (file, modified) in [
+            (&gone, Some(old)),
+            (&gone_recently, None),
+            (&running, Some(old)),
+            (&other_file, Some(old)),
+        ] {
+            let handle = fs::File::create(file).unwrap();
+            if let Some(modified) = modified {
+                handle.set_modified(modified).unwrap();
+            }
+        }
+        write_cache_atomic(&target, b"{}").unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"{}");
+        assert!(!gone.exists());
+        assert!(gone_recently.exists() && running.exists() && other_file.exists());
     }
 
     #[cfg(unix)]

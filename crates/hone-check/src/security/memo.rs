@@ -260,7 +260,7 @@ impl VerdictMemo {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        crate::workspace::write_atomic(path, &bytes)?;
+        crate::workspace::write_cache_atomic(path, &bytes)?;
         *saved = fresh.len();
         Ok(())
     }

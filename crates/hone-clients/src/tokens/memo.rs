@@ -113,7 +113,7 @@ impl LimitMemo {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        crate::workspace::write_atomic(path, &encode(&records))
+        crate::workspace::write_cache_atomic(path, &encode(&records))
     }
 
     pub fn len(&self) -> usize {
