@@ -4,7 +4,7 @@
 //! then two optimising JITs (DFG, and FTL above it) that compile a function
 //! again once it has run hot, and keep what they need for it. The window's
 //! scripts are forms, lists, charts and an editor. Measured on the shared
-//! corpus with `tests/e2e/measure.rs` (three runs each way), turning the
+//! corpus with `tests/e2e/measure.rs` (two runs each way), turning the
 //! optimising tiers off (`JSC_useDFGJIT=0`) left every timing the window takes
 //! of itself within run-to-run noise: a keystroke to fresh findings (median
 //! 18–20 ms against 21–32), a test-query keystroke to its re-ranked list
