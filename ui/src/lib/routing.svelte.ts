@@ -53,6 +53,16 @@ export class RoutingChoice {
     this.thresholdIsDefault = isDefault;
   }
 
+  /** The chosen ranker's status (none while the statuses are not known yet). */
+  get status(): RankerStatus | undefined {
+    return this.statuses.find((s) => s.kind === this.ranker);
+  }
+
+  /** Whether the chosen ranker can run here (one whose status is not known yet is tried). */
+  get canRank(): boolean {
+    return this.status?.available ?? true;
+  }
+
   /** The threshold an eval run uses: the author's, or null for the ranker's default. */
   get evalThreshold(): number | null {
     return this.thresholdIsDefault ? null : this.threshold;

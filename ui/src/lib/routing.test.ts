@@ -23,6 +23,15 @@ describe('RoutingChoice', () => {
     expect([choice.threshold, choice.evalThreshold]).toEqual([0.5, null]);
   });
 
+  it("knows whether the chosen ranker can run, trying one whose status is not known yet", () => {
+    const choice = new RoutingChoice();
+    expect([choice.status, choice.canRank]).toEqual([undefined, true]);
+    choice.setStatuses([status('bm25', true, 0.5), status('hybrid', false, 0.6)]);
+    expect([choice.status?.kind, choice.canRank]).toEqual(['bm25', true]);
+    choice.choose('hybrid');
+    expect([choice.status?.kind, choice.canRank]).toEqual(['hybrid', false]);
+  });
+
   it('opens "why it lost" on a request with the expected skill set against the top match', () => {
     const choice = new RoutingChoice();
     expect(choice.why.open).toBe(false);

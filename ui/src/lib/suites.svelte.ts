@@ -5,6 +5,9 @@
 import * as ipc from './ipc';
 import type { SuiteSummary } from './ipc';
 
+/** The command that runs the open suite from anywhere in the window (the Evals panel's, or Inspector's stand-in until that panel is first shown). */
+export const RUN_EVALS = { id: 'run-evals', label: 'Run the eval suite', chord: 'Mod+Enter' } as const;
+
 export class Suites {
   list = $state.raw<SuiteSummary[]>([]);
   error = $state<string | null>(null);
