@@ -112,16 +112,13 @@ pub fn write_json_atomic(path: &Path, value: &impl serde::Serialize) -> io::Resu
 /// keeping the permissions of the file it replaces.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = folder_of(path);
     let name = path
         .file_name()
         .ok_or_else(|| invalid("the path names no file"))?;
     let temp = dir.join(format!(
-        ".{}.hone-{}-{}.tmp",
-        name.to_string_lossy(),
+        "{}{}-{}.tmp",
+        temporary_prefix(name),
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
@@ -147,13 +144,15 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
 /// same cache file may remove it: a write in progress takes seconds.
 const ABANDONED_AFTER: std::time::Duration = std::time::Duration::from_secs(600);
 
-/// [`write_atomic`] for a file of Hone's own cache, which also removes the
-/// temporary files that earlier writes of it left behind when their process
-/// was killed mid-write (a verdict memo's is some 10 MB). A temporary file
-/// is left behind only when the process named in it is not running here and
-/// it is older than ten minutes, so that a writer on another machine
-/// sharing the home folder keeps its file. Never for a library's files.
+/// [`write_atomic`] for a file of Hone's own cache, making its folder first,
+/// which also removes the temporary files that earlier writes of it left
+/// behind when their process was killed mid-write (a verdict memo's is some
+/// 10 MB). A temporary file is left behind only when the process named in it
+/// is not running here and it is older than ten minutes, so that a writer on
+/// another machine sharing the home folder keeps its file. Never for a
+/// library's files.
 pub fn write_cache_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
+    fs::create_dir_all(folder_of(path))?;
     write_atomic(path, contents)?;
     remove_abandoned_temporaries(path);
     Ok(())
@@ -166,15 +165,11 @@ fn remove_abandoned_temporaries(path: &Path) {
     if !cfg!(target_os = "linux") {
         return;
     }
-    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+    let Some(name) = path.file_name() else {
         return;
     };
-    let prefix = format!(".{}.hone-", name.to_string_lossy());
-    let Ok(entries) = fs::read_dir(if dir.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        dir
-    }) else {
+    let prefix = temporary_prefix(name);
+    let Ok(entries) = fs::read_dir(folder_of(path)) else {
         return;
     };
     for entry in entries.flatten() {
@@ -199,6 +194,19 @@ fn remove_abandoned_temporaries(path: &Path) {
             let _ = fs::remove_file(entry.path());
         }
     }
+}
+
+/// The folder `path` is in (`.` for a bare file name).
+fn folder_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+/// How the temporary files of a file named `name` begin
+/// (`.NAME.hone-PID-N.tmp`, see [`write_atomic`]).
+fn temporary_prefix(name: &std::ffi::OsStr) -> String {
+    format!(".{}.hone-", name.to_string_lossy())
 }
 
 /// Makes the rename itself durable. Best effort: not every platform or file

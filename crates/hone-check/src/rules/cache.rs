@@ -166,9 +166,6 @@ impl CollisionMemo {
             libraries,
         };
         let bytes = serde_json::to_vec(&file).map_err(std::io::Error::other)?;
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
         crate::workspace::write_cache_atomic(path, &bytes)
     }
 }

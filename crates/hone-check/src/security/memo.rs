@@ -257,9 +257,6 @@ impl VerdictMemo {
             entries,
         })
         .map_err(std::io::Error::other)?;
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
         crate::workspace::write_cache_atomic(path, &bytes)?;
         *saved = fresh.len();
         Ok(())

@@ -110,9 +110,6 @@ impl LimitMemo {
             .map(|(key, k)| (*key, k.exceeds));
         let mut records: Vec<(Key, bool)> = fresh.into_iter().chain(kept).collect();
         records.truncate(MAX_ENTRIES);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
         crate::workspace::write_cache_atomic(path, &encode(&records))
     }
 
