@@ -50,6 +50,7 @@ use crate::skill::Skill;
 use crate::text::LineIndex;
 use detect::name_impersonation::LibraryNames;
 use lex::Lang;
+pub use detect::release_patterns;
 pub use memo::VerdictMemo;
 
 /// How much harm a finding means if it is what it looks like.
@@ -597,18 +598,22 @@ pub fn scan_library(library: &Library, acks: &[Acknowledgement]) -> Vec<SkillSec
 }
 
 /// [`scan_library`], answering from `memo` what an earlier scan of the same
-/// files found and adding to it what this one finds.
+/// files found and adding to it what this one finds. The detectors' compiled
+/// patterns are handed back when it ends ([`release_patterns`]).
 pub fn scan_library_with(
     library: &Library,
     acks: &[Acknowledgement],
     memo: Option<&VerdictMemo>,
 ) -> Vec<SkillSecurity> {
     let names = LibraryNames::of(library);
-    library
+    let reports = library
         .skills
         .par_iter()
         .map(|skill| scan_among(skill, &names, acks, memo))
-        .collect()
+        .collect();
+    // An app or server scans again only what an edit changes.
+    release_patterns();
+    reports
 }
 
 /// `known` (a verdict or `None` per skill of `library`, in its order) with
@@ -621,12 +626,14 @@ pub fn complete_verdicts(
     known: Vec<Option<SkillSecurity>>,
 ) -> Vec<SkillSecurity> {
     let names = LibraryNames::of(library);
-    library
+    let reports = library
         .skills
         .par_iter()
         .zip(known)
         .map(|(skill, known)| known.unwrap_or_else(|| scan_among(skill, &names, acks, Some(memo))))
-        .collect()
+        .collect();
+    release_patterns();
+    reports
 }
 
 /// What `memo` already knows of each skill of `library`, in the library's

@@ -1,7 +1,7 @@
 //! HS902 `agent-directed-instruction`: its detector; the documentation is in
 //! `rules/security/agent_instruction.rs`.
 
-use super::{is_teaching, pattern};
+use super::{Pattern, is_teaching, pattern};
 use crate::rules::Rule;
 use crate::security::markdown::Markdown;
 use crate::security::{Confidence, Hit, Threat};
@@ -39,18 +39,18 @@ fn keeps_secret(text: &str, range: std::ops::Range<usize>) -> bool {
     let start = text[..range.start]
         .rfind(['.', '\n'])
         .map_or(0, |at| at + 1);
-    DISPLAY.is_match(&text[range.clone()]) && SECRET.is_match(&text[start..range.end])
+    DISPLAY.get().is_match(&text[range.clone()]) && SECRET.get().is_match(&text[start..range.end])
 }
 
 /// The kind of agent-directed instruction in `text`, if any.
 pub(crate) fn directive_in(text: &str) -> Option<&'static str> {
-    if OVERRIDE.is_match(text) {
+    if OVERRIDE.get().is_match(text) {
         Some("an instruction to override the agent's other instructions")
-    } else if HIDE.is_match(text) {
+    } else if HIDE.get().is_match(text) {
         Some("an instruction to hide actions from the user")
-    } else if CONFIRM.is_match(text) {
+    } else if CONFIRM.get().is_match(text) {
         Some("an instruction to skip confirmations or safety checks")
-    } else if AUTO_APPROVE.is_match(text) {
+    } else if AUTO_APPROVE.get().is_match(text) {
         Some("an instruction to approve tools automatically")
     } else {
         None
@@ -60,7 +60,7 @@ pub(crate) fn directive_in(text: &str) -> Option<&'static str> {
 pub(crate) fn check(doc: &Markdown, hits: &mut Vec<Hit>) {
     let text = doc.text;
     // The last field: whether a read-only scope makes the instruction harmless.
-    let kinds: [(&regex::Regex, Threat, &str, bool); 4] = [
+    let kinds: [(&'static Pattern, Threat, &str, bool); 4] = [
         (
             &OVERRIDE,
             Threat::High,
@@ -87,16 +87,16 @@ pub(crate) fn check(doc: &Markdown, hits: &mut Vec<Hit>) {
         ),
     ];
     for (pattern, threat, message, waivable) in kinds {
-        for m in pattern.find_iter(text) {
+        for m in pattern.get().find_iter(text) {
             // "If it returns a key, do not show it to the user" keeps a
             // secret off the screen; it hides no action.
-            if std::ptr::eq(pattern, &*HIDE) && keeps_secret(text, m.range()) {
+            if std::ptr::eq(pattern, &HIDE) && keeps_secret(text, m.range()) {
                 continue;
             }
             let shown = doc.is_quoted(m.start()) || is_teaching(text, m.range());
             // "Do not ask for confirmation before reading files" waives
             // prompts for what cannot do harm.
-            let harmless = waivable && READ_ONLY_SCOPE.is_match(&text[m.end()..]);
+            let harmless = waivable && READ_ONLY_SCOPE.get().is_match(&text[m.end()..]);
             let shown = shown || harmless;
             let (threat, confidence, message) = if shown {
                 (

@@ -22,10 +22,10 @@ pattern!(DEVICE_WRITE, r"^(mkfs|dd\b|>)");
 
 pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
     for (range, line) in statements(code.text) {
-        if let Some(m) = DESTRUCTIVE.find(line) {
+        if let Some(m) = DESTRUCTIVE.get().find(line) {
             let at = code.base + range.start;
             let command = m.as_str().trim();
-            let (threat, confidence, message) = if REFUSED.is_match(line) {
+            let (threat, confidence, message) = if REFUSED.get().is_match(line) {
                 (
                     Threat::Low,
                     Confidence::Low,
@@ -33,7 +33,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
                         "names a destructive command in a list of commands to refuse: `{command}`"
                     ),
                 )
-            } else if DEVICE_WRITE.is_match(command) {
+            } else if DEVICE_WRITE.get().is_match(command) {
                 (
                     Threat::High,
                     Confidence::Low,

@@ -48,7 +48,7 @@ pattern!(
 
 /// A host written without a scheme (`irm get.scoop.sh | iex`).
 fn bare_host(line: &str) -> Option<(Reputation, Option<String>)> {
-    let host = BARE_HOST.captures(line)?.get(2)?.as_str();
+    let host = BARE_HOST.get().captures(line)?.get(2)?.as_str();
     let url = format!("https://{host}");
     Some((
         crate::security::hosts::reputation(&url),
@@ -84,7 +84,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
             &JS_FETCH_EXEC,
         ]
         .into_iter()
-        .find_map(|p| p.find(line));
+        .find_map(|p| p.get().find(line).map(|m| m.range()));
         if let Some(m) = piped {
             let (reputation, url) = worst_url(line)
                 .map(|(r, u)| (r, Some(u.to_owned())))
@@ -92,7 +92,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
                 .unwrap_or((Reputation::Unknown, None));
             let url = url.as_deref();
             let (threat, confidence) = threat_of(reputation);
-            let at = code.base + range.start + m.start();
+            let at = code.base + range.start + m.start;
             hits.push(Hit::new(
                 Rule::DownloadAndExecute,
                 threat,
@@ -105,7 +105,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
             ));
             continue;
         }
-        if let Some(m) = REVERSE_SHELL.find(line) {
+        if let Some(m) = REVERSE_SHELL.get().find(line) {
             let at = code.base + range.start + m.start();
             hits.push(Hit::new(
                 Rule::DownloadAndExecute,
@@ -116,7 +116,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
             ));
             continue;
         }
-        if let Some(caps) = PACKAGE_URL.captures(line) {
+        if let Some(caps) = PACKAGE_URL.get().captures(line) {
             let url = caps
                 .get(2)
                 .or(caps.get(6))
@@ -147,7 +147,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
 
 /// A file downloaded, then made executable or handed to an interpreter.
 fn fetched_binaries(code: Code, hits: &mut Vec<Hit>) {
-    for caps in DOWNLOAD_TO_FILE.captures_iter(code.text) {
+    for caps in DOWNLOAD_TO_FILE.get().captures_iter(code.text) {
         let (Some(url), Some(file)) = (caps.get(2).or(caps.get(8)), caps.get(4).or(caps.get(7)))
         else {
             continue;
@@ -200,7 +200,7 @@ fn fetched_binaries(code: Code, hits: &mut Vec<Hit>) {
 /// "Download the installer from … and run it": prerequisites in prose.
 pub(crate) fn check_prose(doc: &Markdown, hits: &mut Vec<Hit>) {
     let text = doc.text;
-    for caps in PROSE_INSTALLER.captures_iter(text) {
+    for caps in PROSE_INSTALLER.get().captures_iter(text) {
         let Some(m) = caps.get(0) else { continue };
         if doc.is_quoted(m.start()) || is_teaching(text, m.range()) {
             continue;

@@ -126,7 +126,7 @@ pub(crate) fn check_markdown(doc: &Markdown, hits: &mut Vec<Hit>) {
     for range in &doc.link_titles {
         places.push((range.clone(), "a link title"));
     }
-    for m in HIDDEN_STYLE.find_iter(text) {
+    for m in HIDDEN_STYLE.get().find_iter(text) {
         let end = text[m.end()..]
             .find("</")
             .map_or(text.len(), |n| m.end() + n);
@@ -134,12 +134,14 @@ pub(crate) fn check_markdown(doc: &Markdown, hits: &mut Vec<Hit>) {
     }
     for (range, place) in places {
         let inner = &text[range.clone()];
-        if LINTER_COMMENT.is_match(inner) || !ACTIONABLE.is_match(inner) {
+        if LINTER_COMMENT.get().is_match(inner) || !ACTIONABLE.get().is_match(inner) {
             continue;
         }
         let directive = agent_instruction::directive_in(inner);
-        let command = super::download_and_execute::SHELL_FETCH_EXEC.is_match(inner)
-            || super::secret_exfiltration::CRED_FILE.is_match(inner);
+        let command = super::download_and_execute::SHELL_FETCH_EXEC
+            .get()
+            .is_match(inner)
+            || super::secret_exfiltration::CRED_FILE.get().is_match(inner);
         let (threat, confidence, what) = match (directive, command) {
             (Some(kind), _) => (Threat::Critical, Confidence::High, kind),
             (None, true) => (Threat::Critical, Confidence::Medium, "a command"),

@@ -19,21 +19,86 @@ pub(crate) mod persistence;
 pub(crate) mod secret_exfiltration;
 
 use std::ops::Range;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-/// A case-insensitive pattern compiled once; the patterns are constants,
-/// held to compiling by `patterns_compile` below. Word boundaries are ASCII
-/// ones (see [`ascii_boundaries`]).
+use regex::{Regex, RegexBuilder};
+
+/// Declares a detector's case-insensitive [`Pattern`]. Word boundaries are
+/// ASCII ones (see [`ascii_boundaries`]).
 macro_rules! pattern {
     ($vis:vis $name:ident, $re:expr) => {
-        $vis static $name: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-            regex::RegexBuilder::new(&$crate::security::detect::ascii_boundaries($re))
-                .case_insensitive(true)
-                .build()
-                .expect("a constant pattern")
-        });
+        $vis static $name: $crate::security::detect::Pattern =
+            $crate::security::detect::Pattern::new(|| ($re).to_string());
     };
 }
 pub(crate) use pattern;
+
+/// A detector's pattern, compiled when a scan first uses it and dropped by
+/// [`release_patterns`].
+///
+/// Compiled, the detectors' patterns hold some 6 MB of automata, and once a
+/// scan has run them the regex engine's caches hold as much again (22 MB
+/// after the shared corpus). The app scans its library once as it opens and
+/// then only what an edit changed, so it hands them back between scans
+/// rather than keep them for the life of the process; the next scan
+/// compiles what it uses again.
+pub(crate) struct Pattern {
+    source: fn() -> String,
+    compiled: RwLock<Option<Arc<Regex>>>,
+}
+
+/// The patterns compiled since the last [`release_patterns`].
+static COMPILED: Mutex<Vec<&'static Pattern>> = Mutex::new(Vec::new());
+
+impl Pattern {
+    pub(crate) const fn new(source: fn() -> String) -> Self {
+        Pattern {
+            source,
+            compiled: RwLock::new(None),
+        }
+    }
+
+    /// The compiled pattern; a scan that holds it keeps it past a release.
+    pub(crate) fn get(&'static self) -> Arc<Regex> {
+        if let Some(regex) = &*self.compiled.read().unwrap_or_else(PoisonError::into_inner) {
+            return Arc::clone(regex);
+        }
+        let mut slot = self
+            .compiled
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(regex) = &*slot {
+            return Arc::clone(regex);
+        }
+        let regex = Arc::new(
+            RegexBuilder::new(&ascii_boundaries(&(self.source)()))
+                .case_insensitive(true)
+                .build()
+                .expect("a constant pattern"),
+        );
+        *slot = Some(Arc::clone(&regex));
+        drop(slot);
+        COMPILED
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(self);
+        regex
+    }
+}
+
+/// Drops the compiled patterns and the caches their matches filled, once no
+/// scan holds them; the next scan compiles the ones it uses again (some
+/// 40 ms for a small skill's).
+pub fn release_patterns() {
+    let compiled = std::mem::take(&mut *COMPILED.lock().unwrap_or_else(PoisonError::into_inner));
+    for pattern in compiled {
+        pattern
+            .compiled
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+    }
+}
 
 /// `pattern` with each `\b` an ASCII word boundary. The regex engine's fast
 /// automata cannot answer a Unicode word boundary on text that holds
@@ -118,10 +183,10 @@ pub(crate) fn is_teaching(text: &str, range: Range<usize>) -> bool {
         .take(80)
         .any(|c| matches!(c, '"' | '“' | '‘' | '«' | '`'));
     quoted_before
-        || NEGATION.is_match(before)
-        || TEACHING.is_match(before)
-        || TEACHING.is_match(after)
-        || TEACHING.is_match(lead)
+        || NEGATION.get().is_match(before)
+        || TEACHING.get().is_match(before)
+        || TEACHING.get().is_match(after)
+        || TEACHING.get().is_match(lead)
 }
 
 pattern!(
@@ -143,7 +208,7 @@ pub(crate) fn introduces_example(text: &str, offset: usize) -> bool {
         .map(str::trim)
         .filter(|line| !line.is_empty() && !line.starts_with("```") && !line.starts_with("~~~"))
         .take(1)
-        .any(|line| WARNING_INTRO.is_match(line))
+        .any(|line| WARNING_INTRO.get().is_match(line))
 }
 
 #[cfg(test)]
@@ -158,6 +223,15 @@ mod tests {
             .collect();
         assert_eq!(parts, ["a \\\n b\n", "c\n"]);
         assert!(statements("").is_empty());
+    }
+
+    #[test]
+    fn a_released_pattern_is_compiled_again_and_a_held_one_kept() {
+        let held = TEACHING.get();
+        release_patterns();
+        let again = TEACHING.get();
+        assert!(!Arc::ptr_eq(&held, &again));
+        assert!(held.is_match("for example") && again.is_match("for example"));
     }
 
     #[test]

@@ -116,7 +116,7 @@ fn payload_hits(payload: &str, code: Code, at: std::ops::Range<usize>) -> Vec<Hi
 pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
     for (range, line) in statements(code.text) {
         let at = code.base + range.start;
-        if let Some(m) = DECODE_EXEC.find(line) {
+        if let Some(m) = DECODE_EXEC.get().find(line) {
             let payload = blob_in(line).and_then(|(_, text)| text);
             let mut hit = Hit::new(
                 Rule::ObfuscatedCode,
@@ -129,7 +129,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
                 hit = hit.decoded(payload);
             }
             hits.push(hit);
-        } else if let Some(m) = BUILT_EXEC.find(line) {
+        } else if let Some(m) = BUILT_EXEC.get().find(line) {
             hits.push(Hit::new(
                 Rule::ObfuscatedCode,
                 Threat::High,
@@ -137,7 +137,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
                 at + m.start()..at + m.end(),
                 "runs a string built at run time, hiding what it runs",
             ));
-        } else if let Some(caps) = ENCODED_COMMAND.captures(line) {
+        } else if let Some(caps) = ENCODED_COMMAND.get().captures(line) {
             let m = caps.get(0).map_or(0..0, |m| m.range());
             let payload = caps
                 .get(4)
@@ -161,11 +161,16 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
 
 /// The first blob of `line` and its text, if it decodes to text.
 fn blob_in(line: &str) -> Option<(std::ops::Range<usize>, Option<String>)> {
-    if let Some(m) = BASE64_BLOB.find(line).or_else(|| shorter_base64(line)) {
+    if let Some(m) = BASE64_BLOB
+        .get()
+        .find(line)
+        .or_else(|| shorter_base64(line))
+    {
         let text = decode_base64(m.as_str()).and_then(|b| as_text(&b));
         return Some((m.range(), text));
     }
     HEX_BLOB
+        .get()
         .find(line)
         .map(|m| (m.range(), decode_hex(m.as_str()).and_then(|b| as_text(&b))))
 }
@@ -177,6 +182,7 @@ pattern!(
 
 fn shorter_base64(line: &str) -> Option<regex::Match<'_>> {
     SHORT_BASE64
+        .get()
         .captures(line)
         .and_then(|c| c.get(1).or(c.get(2)))
 }
@@ -190,12 +196,12 @@ pub(crate) fn check_prose(text: &str, hits: &mut Vec<Hit>) {
 /// Long encoded strings anywhere in the code: decoded, and analysed when
 /// they decode to code.
 fn blobs(code: Code, hits: &mut Vec<Hit>) {
-    let candidates = BASE64_BLOB
+    let (base64, hex) = (BASE64_BLOB.get(), HEX_BLOB.get());
+    let candidates = base64
         .find_iter(code.text)
         .map(|m| (m.range(), decode_base64(m.as_str())))
         .chain(
-            HEX_BLOB
-                .find_iter(code.text)
+            hex.find_iter(code.text)
                 .map(|m| (m.range(), decode_hex(m.as_str()))),
         );
     for (range, bytes) in candidates.take(64) {
@@ -206,7 +212,7 @@ fn blobs(code: Code, hits: &mut Vec<Hit>) {
         let inner = payload_hits(&text, code, at.clone());
         if !inner.is_empty() {
             hits.extend(inner);
-        } else if RISKY_WORDS.is_match(&text) {
+        } else if RISKY_WORDS.get().is_match(&text) {
             hits.push(
                 Hit::new(
                     Rule::ObfuscatedCode,

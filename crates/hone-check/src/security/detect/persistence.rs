@@ -56,15 +56,15 @@ fn writes_to(place: &str) -> String {
 pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
     for (range, line) in statements(code.text) {
         let at = code.base + range.start;
-        let found = if let Some(m) = AUTHORIZED_KEYS.find(line) {
+        let found = if let Some(m) = AUTHORIZED_KEYS.get().find(line) {
             Some((
                 m,
                 Threat::Critical,
                 Confidence::High,
                 "adds a key to ~/.ssh/authorized_keys: a back door",
             ))
-        } else if let Some(m) = RC_WRITE.find(line) {
-            if RC_PAYLOAD.is_match(line) {
+        } else if let Some(m) = RC_WRITE.get().find(line) {
+            if RC_PAYLOAD.get().is_match(line) {
                 Some((
                     m,
                     Threat::High,
@@ -79,28 +79,32 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
                     "edits a shell start-up file",
                 ))
             }
-        } else if let Some(m) = SCHEDULED.find(line).or_else(|| START_UP_WRITE.find(line)) {
+        } else if let Some(m) = SCHEDULED
+            .get()
+            .find(line)
+            .or_else(|| START_UP_WRITE.get().find(line))
+        {
             Some((
                 m,
                 Threat::High,
                 Confidence::Medium,
                 "installs a scheduled or start-up job that keeps running after the skill",
             ))
-        } else if let Some(m) = AGENT_FILES.find(line) {
+        } else if let Some(m) = AGENT_FILES.get().find(line) {
             Some((
                 m,
                 Threat::High,
                 Confidence::Low,
                 "writes the agent's own settings, hooks or memory, changing what it does in later sessions",
             ))
-        } else if let Some(m) = SKILL_INSTALL.find(line) {
+        } else if let Some(m) = SKILL_INSTALL.get().find(line) {
             Some((
                 m,
                 Threat::Low,
                 Confidence::Medium,
                 "installs a skill into an agent's skill folder",
             ))
-        } else if let Some(m) = GIT_HOOK.find(line) {
+        } else if let Some(m) = GIT_HOOK.get().find(line) {
             Some((
                 m,
                 Threat::Medium,
@@ -108,7 +112,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
                 "installs a git hook, which runs on every commit",
             ))
         } else {
-            SERVICE.find(line).map(|m| {
+            SERVICE.get().find(line).map(|m| {
                 (
                     m,
                     Threat::Medium,

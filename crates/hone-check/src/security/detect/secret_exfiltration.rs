@@ -84,8 +84,8 @@ impl Source {
 }
 
 fn source_in(line: &str, lang: Lang) -> Option<(Source, regex::Match<'_>)> {
-    if let Some(m) = CRED_FILE.find(line) {
-        let source = if DOTENV.is_match(m.as_str().trim()) {
+    if let Some(m) = CRED_FILE.get().find(line) {
+        let source = if DOTENV.get().is_match(m.as_str().trim()) {
             Source::DotEnv
         } else {
             Source::CredentialFile
@@ -93,16 +93,19 @@ fn source_in(line: &str, lang: Lang) -> Option<(Source, regex::Match<'_>)> {
         return Some((source, m));
     }
     let env_dump = match lang {
-        Lang::Python | Lang::JavaScript => &*ENV_DUMP_CODE,
-        Lang::Shell | Lang::PowerShell | Lang::Batch => &*ENV_DUMP_SHELL,
+        Lang::Python | Lang::JavaScript => &ENV_DUMP_CODE,
+        Lang::Shell | Lang::PowerShell | Lang::Batch => &ENV_DUMP_SHELL,
     };
-    if let Some(m) = env_dump.find(line) {
+    if let Some(m) = env_dump.get().find(line) {
         return Some((Source::Environment, m));
     }
-    if let Some(m) = SECRET_VAR.find(line) {
+    if let Some(m) = SECRET_VAR.get().find(line) {
         return Some((Source::SecretVariable, m));
     }
-    WORKSPACE_ARCHIVE.find(line).map(|m| (Source::Workspace, m))
+    WORKSPACE_ARCHIVE
+        .get()
+        .find(line)
+        .map(|m| (Source::Workspace, m))
 }
 
 fn mentions(line: &str, variable: &str) -> bool {
@@ -203,7 +206,7 @@ fn sink_functions<'a>(code: &Code<'a>) -> Vec<SinkFunction<'a>> {
     for function in &code.facts.functions {
         let mut carried: Vec<&str> = function.params.iter().map(String::as_str).collect();
         let carries = |line: &str, carried: &[&str]| {
-            (function.positional && POSITIONAL.is_match(line))
+            (function.positional && POSITIONAL.get().is_match(line))
                 || carried.iter().any(|name| mentions(line, name))
         };
         let mut found = None;
@@ -213,7 +216,7 @@ fn sink_functions<'a>(code: &Code<'a>) -> Vec<SinkFunction<'a>> {
                     carried.push(name);
                 }
             }
-            if let Some(sink) = SINK.find(line)
+            if let Some(sink) = SINK.get().find(line)
                 && carries(line, &carried)
             {
                 found = Some((line, sink.as_str()));
@@ -345,7 +348,7 @@ fn source_functions<'a>(code: &Code<'a>) -> Vec<SourceFunction<'a>> {
                     carried.push((name, source));
                 }
             }
-            if RETURNS.is_match(line)
+            if RETURNS.get().is_match(line)
                 && let Some(source) = source_of(line, &carried)
                 && source >= Source::DotEnv
             {
@@ -373,10 +376,12 @@ fn assignments<'a>(
 ) -> Vec<(&'a str, &'a str)> {
     let mut out: Vec<(&str, &str)> = bindings_in(code, range).collect();
     let pattern = ASSIGN
+        .get()
         .captures(line.trim_end())
         .map(|caps| (caps.get(2), caps.get(4)))
         .or_else(|| {
             FOR_IN
+                .get()
                 .captures(line.trim_end())
                 .map(|caps| (caps.get(2), caps.get(4)))
         });
@@ -423,7 +428,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
             .map(|(s, m)| (*s, m.as_str().to_owned()))
             .or_else(|| via.as_ref().map(|(n, s, ..)| (*s, n.clone())));
         if let Some((source, origin)) = &carried {
-            for file in FILE_TOKEN.find_iter(line) {
+            for file in FILE_TOKEN.get().find_iter(line) {
                 let file = file.as_str();
                 // The source's own path is not a copy of it, but an
                 // archive of the workspace is (`tar czf /tmp/p.tgz .`).
@@ -434,7 +439,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
             }
         }
         for (name, value) in assignments(&code, range, line) {
-            if SINK.is_match(value) {
+            if SINK.get().is_match(value) {
                 sink_vars.push(name.to_owned());
             }
             let from = source_in(value, code.lang)
@@ -449,7 +454,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
                         .map(|(n, s, ..)| (*s, n.clone()))
                 });
             if let Some((source, origin)) = from
-                && !SINK.is_match(value)
+                && !SINK.get().is_match(value)
             {
                 tainted.push((
                     name.to_owned(),
@@ -466,6 +471,7 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
                 .map(|m| (f, m))
         });
         let sink = SINK
+            .get()
             .find(line)
             .map(Found::from)
             .or_else(|| sink_vars.iter().find_map(|v| method_of(line, v)));
@@ -507,14 +513,18 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
             (Source::SecretVariable, Reputation::Suspicious) => {
                 (Threat::Critical, Confidence::Medium)
             }
-            (Source::SecretVariable, _) if HEADER.is_match(line) || HEADER.is_match(sends) => {
+            (Source::SecretVariable, _)
+                if HEADER.get().is_match(line) || HEADER.get().is_match(sends) =>
+            {
                 continue;
             }
             (Source::SecretVariable, Reputation::Known) => continue,
             // A key read from `.env` and sent as the API's credentials is
             // how the API is called; the whole file sent elsewhere is not.
             (Source::DotEnv, Reputation::Suspicious) => (Threat::Critical, Confidence::High),
-            (Source::DotEnv, _) if HEADER.is_match(line) || HEADER.is_match(sends) => continue,
+            (Source::DotEnv, _) if HEADER.get().is_match(line) || HEADER.get().is_match(sends) => {
+                continue;
+            }
             (Source::DotEnv, Reputation::Known) => continue,
             (Source::DotEnv, Reputation::Unknown) => (Threat::High, Confidence::Medium),
             (Source::SecretVariable, Reputation::Unknown) => (Threat::Medium, Confidence::Low),
@@ -576,10 +586,10 @@ pub(crate) fn check(code: Code, hits: &mut Vec<Hit>) {
         if source == Source::CredentialFile && !any_sink && code.depth == 0 {
             let line = &code.text[range.start - code.base..];
             let line = &line[..line.find('\n').unwrap_or(line.len())];
-            if !READS.is_match(
+            if !READS.get().is_match(
                 &code.text[crate::text::line_start_at(code.text, range.start - code.base)
                     ..range.start - code.base],
-            ) && !READS.is_match(line)
+            ) && !READS.get().is_match(line)
             {
                 return;
             }
@@ -603,7 +613,7 @@ pattern!(
 /// Prose telling the agent to send secrets somewhere, or to collect them.
 pub(crate) fn check_prose(doc: &Markdown, hits: &mut Vec<Hit>) {
     let text = doc.text;
-    for m in PROSE_SEND.find_iter(text) {
+    for m in PROSE_SEND.get().find_iter(text) {
         if is_teaching(text, m.range()) {
             continue;
         }
