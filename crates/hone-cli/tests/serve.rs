@@ -122,3 +122,59 @@ fn refuses_a_public_address_without_listen() {
         "{stderr}"
     );
 }
+
+/// The retrieval view's hybrid ranking answers at once on a library whose
+/// body sections were never embedded, embeds them beside serving, and finds
+/// them all in the cache on the next start.
+#[test]
+fn hybrid_retrieval_serves_before_the_sections_are_embedded() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+
+    let model = hone_core::embed::resolve_model_dir(None);
+    assert!(
+        model.installed,
+        "no embedding model at {}: run `hone model install` (`make test` does)",
+        model.dir.display()
+    );
+    let library = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skills");
+    let cache = tempfile::tempdir().unwrap();
+    // The server's log up to `last` (a line that contains it), or up to the
+    // line it listens on when `last` is `None`.
+    let serve_until = |last: Option<&str>| -> Vec<String> {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hone"))
+            .arg("serve")
+            .arg(&library)
+            .args(["--ranker", "hybrid", "--view", "retrieval"])
+            .args(["--http", "127.0.0.1:0"])
+            .env("XDG_CACHE_HOME", cache.path())
+            .env("HONE_MODEL", &model.dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut seen = Vec::new();
+        for line in BufReader::new(child.stderr.take().unwrap()).lines() {
+            let line = line.unwrap();
+            let done = match last {
+                Some(last) => line.contains(last),
+                None => line.contains("at http://"),
+            };
+            seen.push(line);
+            if done {
+                break;
+            }
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        seen
+    };
+    let first = serve_until(Some("body sections embedded")).join("\n");
+    let pending = first.find("body sections not embedded yet").expect(&first);
+    let listening = first.find("at http://").expect(&first);
+    let embedded = first.find("body sections embedded (").expect(&first);
+    assert!(pending < listening && listening < embedded, "{first}");
+    assert!(!first.contains("embedded (0 new)"), "{first}");
+    let again = serve_until(None).join("\n");
+    assert!(!again.contains("not embedded yet"), "{again}");
+}

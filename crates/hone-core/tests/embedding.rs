@@ -559,3 +559,66 @@ fn a_stopped_embedding_keeps_what_it_did_and_the_next_run_goes_on() {
         "only the texts the stopped run left are embedded"
     );
 }
+
+/// A retrieval ranker built from the cache alone leaves the section term out
+/// while a section is missing, and once `embed_sections` has filled the
+/// cache, ranks as a build that embeds them.
+#[test]
+fn retrieval_sections_built_from_the_cache_alone_rank_as_embedded_ones() {
+    use hone_core::rank::RankerKind;
+    use hone_core::rank::retrieval::doc::RetrievalDoc;
+    use hone_core::rank::retrieval::{RetrievalRanker, SectionEmbedding, embed_sections};
+
+    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../skills"));
+    let mut skills: Vec<hone_core::skill::Skill> = std::fs::read_dir(&root)
+        .unwrap()
+        .filter_map(|entry| hone_core::skill::Skill::load(&entry.unwrap().path()).ok())
+        .collect();
+    skills.sort_by(|a, b| a.id.cmp(&b.id));
+    skills.truncate(6);
+    let docs = || {
+        skills
+            .iter()
+            .map(RetrievalDoc::from_skill)
+            .collect::<Vec<_>>()
+    };
+    let cache = tempfile::tempdir().unwrap();
+    let build = |sections| {
+        RetrievalRanker::with_sections(
+            RankerKind::Hybrid,
+            docs(),
+            Some(embedder(EmbeddingCache::in_memory("test", 384))),
+            Some(cache.path()),
+            sections,
+            &mut |_| {},
+        )
+        .unwrap()
+    };
+    let request = "check a skill's frontmatter before publishing it";
+    let deferred = build(SectionEmbedding::CachedOnly);
+    assert!(!deferred.has_sections());
+    assert!(!deferred.rank(request, 3).unwrap().is_empty());
+
+    let embedder = embedder(EmbeddingCache::in_memory("test", 384));
+    let sections: usize = docs().iter().map(|d| d.chunks.len()).sum();
+    assert!(sections > 0);
+    let embedded = embed_sections(&embedder, &skills, Some(cache.path()), &mut |_| {}).unwrap();
+    assert_eq!(embedded, sections);
+    assert_eq!(
+        embed_sections(&embedder, &skills, Some(cache.path()), &mut |_| {}).unwrap(),
+        0,
+        "a second pass finds every section in the cache"
+    );
+
+    let cached = build(SectionEmbedding::CachedOnly);
+    assert!(cached.has_sections());
+    let ids = |ranker: &RetrievalRanker| -> Vec<(String, String)> {
+        ranker
+            .rank(request, 6)
+            .unwrap()
+            .into_iter()
+            .map(|m| (m.id, format!("{:.5}", m.confidence)))
+            .collect()
+    };
+    assert_eq!(ids(&cached), ids(&build(SectionEmbedding::Embed)));
+}

@@ -8,8 +8,10 @@
 //! and each view (`HONE_BENCH_VIEWS`, default `retrieval,listing`: the whole
 //! skill, the server's default, and the listing alone):
 //! - first start: the synthetic skills are new files, so no security scan
-//!   has seen them: time until the server listens (it withholds them) and
-//!   until its scan of them ends and it serves them all;
+//!   has seen them: time until the server listens (it withholds them), until
+//!   its scan of them ends and it serves them all, and (retrieval view,
+//!   semantic or hybrid) until it has embedded the body sections the cache
+//!   lacked and ranks on them;
 //! - start to ready: spawn `hone serve` again, time until it listens with
 //!   every skill served (the catalog opened and checked, the verdicts
 //!   remembered, the ranker built; hybrid with embeddings cached by the
@@ -93,18 +95,22 @@ fn main() {
         let (mut child, _, served) = server.start();
         stop(&mut child);
         println!(
-            "first start (embeds what the cache lacks; verdicts of the synthetic skills unknown): \
-             listening {:.1} s, every skill served {:.1} s",
+            "first start (verdicts of the synthetic skills unknown; embeds what the cache lacks): \
+             listening {:.1} s, every skill served {:.1} s, body sections embedded {}",
             served.listening.as_secs_f64(),
-            served.all.unwrap_or(first.elapsed()).as_secs_f64()
+            served.all.unwrap_or(first.elapsed()).as_secs_f64(),
+            served.sections.map_or("none missing".into(), |at| format!(
+                "{:.1} s",
+                at.as_secs_f64()
+            ))
         );
         let mut ready = Vec::new();
         for _ in 0..5 {
             let started = Instant::now();
             let (mut child, _, served) = server.start();
             assert!(
-                served.all.is_none(),
-                "every verdict is remembered after the first start"
+                served.all.is_none() && served.sections.is_none(),
+                "every verdict and section is remembered after the first start"
             );
             ready.push(started.elapsed().as_secs_f64());
             stop(&mut child);
@@ -231,6 +237,8 @@ struct Served {
     listening: Duration,
     /// Serving every skill, when some waited for their security scan.
     all: Option<Duration>,
+    /// Ranking on the body sections' embeddings, when it waited for them.
+    sections: Option<Duration>,
 }
 
 fn start(hone: &Path, roots: &[PathBuf], ranker: &str, view: &str) -> (Child, String, Served) {
@@ -251,8 +259,10 @@ fn start(hone: &Path, roots: &[PathBuf], ranker: &str, view: &str) -> (Child, St
             .expect("hone serve keeps its stderr open")
             .expect("stderr is text")
     };
+    let mut unembedded = false;
     let (url, withheld) = loop {
         let line = next_line();
+        unembedded |= line.contains("body sections not embedded yet");
         if let Some(at) = line.find("at http://") {
             break (
                 line[at + 3..].trim().to_owned(),
@@ -265,9 +275,21 @@ fn start(hone: &Path, roots: &[PathBuf], ranker: &str, view: &str) -> (Child, St
         while !next_line().contains("security scan done") {}
         started.elapsed()
     });
+    let sections = unembedded.then(|| {
+        while !next_line().contains("body sections embedded") {}
+        started.elapsed()
+    });
     // Keep reading stderr so the server never blocks on a full pipe.
     std::thread::spawn(move || for _ in lines {});
-    (child, url, Served { listening, all })
+    (
+        child,
+        url,
+        Served {
+            listening,
+            all,
+            sections,
+        },
+    )
 }
 
 fn stop(child: &mut Child) {

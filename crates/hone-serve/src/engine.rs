@@ -8,14 +8,22 @@
 //! `--view listing` ranks what the agent's own listing shows). A reload
 //! re-reads the library and hands the ranker only the skills that changed,
 //! so an edit re-embeds one skill's texts.
+//!
+//! The retrieval view's semantic and hybrid ranking also embed each skill's
+//! body sections: some 28,000 at 10,000 skills, half an hour of two cores
+//! on a library's first start. The server does not wait for them: until
+//! [`Engine::embed_sections`] has filled the cache beside serving, it ranks
+//! on the descriptions and the body's keywords, then on the sections too.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard};
 use std::time::Instant;
 
 use hone_core::clients::Client;
-use hone_core::rank::retrieval::RetrievalRanker;
+use hone_core::embed::{EmbedProgress, Embedder, install};
+use hone_core::rank::retrieval::{RetrievalRanker, SectionEmbedding, embed_sections};
 use hone_core::rank::{self, RankView, Ranker, RankerKind, RoutingDoc, hybrid::default_kind};
 use hone_core::security::VerdictMemo;
 use hone_core::skill::Skill;
@@ -84,6 +92,9 @@ pub struct Engine {
     /// Reloads and the end of the first scan make snapshots one at a time,
     /// so an older one never replaces a newer one.
     reloading: Mutex<()>,
+    /// The retrieval view ranks without the body sections' embeddings until
+    /// [`Engine::embed_sections`] has made them.
+    sections_pending: AtomicBool,
 }
 
 /// One ranked skill.
@@ -172,13 +183,16 @@ impl Engine {
     /// that cannot be built is an error; the default falls back to BM25.
     /// Every skill's security verdict is known before it returns.
     pub fn open(options: ServeOptions) -> Result<Engine, String> {
-        Engine::open_with(options, Unscanned::Scan, VerdictMemo::open_default())
+        let engine = Engine::open_with(options, Unscanned::Scan, VerdictMemo::open_default())?;
+        engine.embed_sections(&mut |_| {})?;
+        Ok(engine)
     }
 
     /// [`Engine::open`], with the security verdicts `memo` remembers (kept
     /// for reloads); the skills it does not know are scanned first or, with
     /// [`Unscanned::Withhold`], left out until [`Engine::finish_scan`] adds
-    /// them.
+    /// them. The body sections the cache lacks are left to
+    /// [`Engine::embed_sections`].
     pub fn open_with(
         options: ServeOptions,
         unscanned: Unscanned,
@@ -188,12 +202,14 @@ impl Engine {
         let requested = options.ranker;
         let mut kind = requested.unwrap_or_else(|| default_kind(options.model.as_deref()));
         let mut fallback = None;
-        let ranker = match build_ranker(&options, kind, options.model.as_deref(), &catalog) {
-            Ok(ranker) => ranker,
+        let sections = SectionEmbedding::CachedOnly;
+        let model = options.model.as_deref();
+        let (ranker, complete) = match build_ranker(&options, kind, model, &catalog, sections) {
+            Ok(built) => built,
             Err(err) if requested.is_none() && kind != RankerKind::Bm25 => {
                 fallback = Some(format!("{kind} ranking is unavailable ({err}); using bm25"));
                 kind = RankerKind::Bm25;
-                build_ranker(&options, kind, None, &catalog).map_err(|e| e.to_string())?
+                build_ranker(&options, kind, None, &catalog, sections).map_err(|e| e.to_string())?
             }
             Err(err) => return Err(err.to_string()),
         };
@@ -223,6 +239,7 @@ impl Engine {
             fallback,
             memo,
             reloading: Mutex::new(()),
+            sections_pending: AtomicBool::new(!complete),
         })
     }
 
@@ -237,17 +254,65 @@ impl Engine {
             RankerKind::Bm25 => None,
             _ => self.options.model.as_deref(),
         };
-        let ranker =
-            build_ranker(&self.options, self.kind, model, &catalog).map_err(|e| e.to_string())?;
+        let sections = if self.sections_pending() {
+            SectionEmbedding::CachedOnly
+        } else {
+            SectionEmbedding::Embed
+        };
+        let (ranker, complete) = build_ranker(&self.options, self.kind, model, &catalog, sections)
+            .map_err(|e| e.to_string())?;
         let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
         *state = State {
             catalog: Arc::new(catalog),
             ranker,
         };
+        self.sections_pending.store(!complete, Ordering::Release);
         Ok(Changes {
             elapsed: started.elapsed(),
             ..changes
         })
+    }
+
+    /// Whether the retrieval view still ranks without the body sections'
+    /// embeddings ([`Engine::embed_sections`] has not made them yet).
+    pub fn sections_pending(&self) -> bool {
+        self.sections_pending.load(Ordering::Acquire)
+    }
+
+    /// Embeds the body sections the cache lacks, beside serving (reporting
+    /// `progress`), then ranks with them: how many were embedded, or `None`
+    /// when none were pending.
+    pub fn embed_sections(
+        &self,
+        progress: &mut dyn FnMut(EmbedProgress),
+    ) -> Result<Option<usize>, String> {
+        if !self.sections_pending() {
+            return Ok(None);
+        }
+        let model = self.options.model.as_deref();
+        let embedder = Embedder::open_default(model).map_err(|e| e.to_string())?;
+        let cache_dir = install::embeddings_cache_dir();
+        let snapshot = self.catalog();
+        let skills = snapshot.skills.iter().map(|s| &s.skill);
+        let embedded = embed_sections(&embedder, skills, cache_dir.as_deref(), progress)
+            .map_err(|e| e.to_string())?;
+        drop((snapshot, embedder));
+        // The library may have changed meanwhile: the ranker is built for
+        // what is served now, embedding the few sections the cache lacks.
+        let _one_at_a_time = self.reloading.lock().unwrap_or_else(|e| e.into_inner());
+        let catalog = self.catalog();
+        let (ranker, _) = build_ranker(
+            &self.options,
+            self.kind,
+            model,
+            &catalog,
+            SectionEmbedding::Embed,
+        )
+        .map_err(|e| e.to_string())?;
+        let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
+        *state = State { catalog, ranker };
+        self.sections_pending.store(false, Ordering::Release);
+        Ok(Some(embedded))
     }
 
     /// Why the default ranker could not be used, when it could not.
@@ -419,26 +484,27 @@ impl Engine {
     }
 }
 
-/// The ranker of `kind` over the served skills, in the options' view.
+/// The ranker of `kind` over the served skills, in the options' view, and
+/// whether it is complete: `false` when the retrieval view was built without
+/// the body sections the cache lacked (`sections`).
 fn build_ranker(
     options: &ServeOptions,
     kind: RankerKind,
     model: Option<&Path>,
     catalog: &Catalog,
-) -> Result<Box<dyn Ranker>, rank::RankError> {
+    sections: SectionEmbedding,
+) -> Result<(Box<dyn Ranker>, bool), rank::RankError> {
     match options.view {
         RankView::Listing => {
             let docs = RoutingDoc::with_builtins(routing_docs(catalog), options.builtins);
-            rank::build(kind, docs, model, &mut |_| {})
+            Ok((rank::build(kind, docs, model, &mut |_| {})?, true))
         }
         RankView::Retrieval => {
             let skills = catalog.skills.iter().map(|s| &s.skill);
-            Ok(Box::new(RetrievalRanker::for_skills(
-                kind,
-                skills,
-                model,
-                &mut |_| {},
-            )?))
+            let ranker =
+                RetrievalRanker::for_skills_with(kind, skills, model, sections, &mut |_| {})?;
+            let complete = ranker.has_sections();
+            Ok((Box::new(ranker), complete))
         }
     }
 }

@@ -108,33 +108,33 @@ pub async fn serve(
         started.elapsed().as_millis()
     );
     let clients = Clients::default();
-    if pending > 0 {
+    let sections_pending = engine.sections_pending();
+    if sections_pending {
+        log(
+            "body sections not embedded yet: search_skills ranks on descriptions and body keywords until they are",
+        );
+    }
+    if pending > 0 || sections_pending {
         let logged: std::collections::HashSet<_> =
             catalog.excluded.iter().map(|e| e.path.clone()).collect();
         let (engine, clients, log) = (engine.clone(), clients.clone(), log.clone());
         let runtime = tokio::runtime::Handle::current();
-        std::thread::spawn(move || match engine.finish_scan() {
-            Ok(changes) => {
-                let catalog = engine.catalog();
-                for excluded in catalog
-                    .excluded
-                    .iter()
-                    .filter(|e| !logged.contains(&e.path))
-                {
-                    log(&not_serving(excluded));
-                }
-                log(&format!(
-                    "security scan done: serving {} skill(s), {} ms after start",
-                    catalog.skills.len(),
-                    started.elapsed().as_millis()
-                ));
-                if changes.skills > 0 {
-                    runtime.spawn(async move { clients.notify_changed(changes.prompts).await });
-                }
+        std::thread::spawn(move || {
+            if pending > 0 {
+                finish_scan(&engine, &clients, &runtime, &log, &logged, pending, started);
             }
-            Err(err) => log(&format!(
-                "the security scan failed ({err}); {pending} skill(s) stay unserved"
-            )),
+            // After the scan, so that the sections of every served skill
+            // are embedded in one pass.
+            match engine.embed_sections(&mut |_| {}) {
+                Ok(Some(embedded)) => log(&format!(
+                    "body sections embedded ({embedded} new): search_skills ranks on them, {} ms after start",
+                    started.elapsed().as_millis()
+                )),
+                Ok(None) => {}
+                Err(err) => log(&format!(
+                    "cannot embed the body sections ({err}); search_skills ranks without them"
+                )),
+            }
         });
     }
     drop(catalog);
@@ -191,6 +191,42 @@ pub async fn serve(
     }
 }
 
+/// Ends the security scan [`Engine::open_with`] left for later and serves
+/// what it cleared, telling the clients.
+fn finish_scan(
+    engine: &Engine,
+    clients: &Clients,
+    runtime: &tokio::runtime::Handle,
+    log: &Arc<dyn Fn(&str) + Send + Sync>,
+    logged: &std::collections::HashSet<std::path::PathBuf>,
+    pending: usize,
+    started: Instant,
+) {
+    match engine.finish_scan() {
+        Ok(changes) => {
+            let catalog = engine.catalog();
+            for excluded in catalog
+                .excluded
+                .iter()
+                .filter(|e| !logged.contains(&e.path))
+            {
+                log(&not_serving(excluded));
+            }
+            log(&format!(
+                "security scan done: serving {} skill(s), {} ms after start",
+                catalog.skills.len(),
+                started.elapsed().as_millis()
+            ));
+            if changes.skills > 0 {
+                let clients = clients.clone();
+                runtime.spawn(async move { clients.notify_changed(changes.prompts).await });
+            }
+        }
+        Err(err) => log(&format!(
+            "the security scan failed ({err}); {pending} skill(s) stay unserved"
+        )),
+    }
+}
 /// The line that says a skill is left out, and why.
 fn not_serving(excluded: &catalog::Excluded) -> String {
     format!(

@@ -49,8 +49,8 @@ use crate::rules::Rule;
 use crate::skill::Skill;
 use crate::text::LineIndex;
 use detect::name_impersonation::LibraryNames;
-use lex::Lang;
 pub use detect::release_patterns;
+use lex::Lang;
 pub use memo::VerdictMemo;
 
 /// How much harm a finding means if it is what it looks like.

@@ -52,6 +52,46 @@ impl ChunkCache {
         }
     }
 
+    /// The unit vector of every text when the cache holds them all; `None`
+    /// (and nothing embedded) when it lacks any.
+    pub fn cached_vectors(&self, texts: &[&str]) -> Option<Vec<Vec<f32>>> {
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        texts
+            .iter()
+            .map(|text| Some(cache.peek(&entry_key(text, &[]))?.vector.clone()))
+            .collect()
+    }
+
+    /// Embeds the texts the cache lacks into it, reporting `progress`; how
+    /// many were embedded. Holds a batch's vectors at a time, not all of
+    /// them, as [`ChunkCache::vectors`] would.
+    pub fn embed_missing(
+        &self,
+        embedder: &Embedder,
+        texts: &[&str],
+        progress: &mut dyn FnMut(EmbedProgress),
+    ) -> Result<usize, RankError> {
+        let missing: Vec<&str> = {
+            let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            texts
+                .iter()
+                .copied()
+                .filter(|text| cache.peek(&entry_key(text, &[])).is_none())
+                .collect()
+        };
+        let total = missing.len();
+        for (batch_index, batch) in missing.chunks(FLUSH_EVERY).enumerate() {
+            let done_before = batch_index * FLUSH_EVERY;
+            self.vectors(embedder, batch, &mut |p| {
+                progress(EmbedProgress {
+                    done: done_before + p.done,
+                    total,
+                })
+            })?;
+        }
+        Ok(total)
+    }
+
     /// The unit vector of every text, from the cache where possible; the
     /// rest embedded (reported to `progress`) and written to the cache.
     pub fn vectors(

@@ -151,6 +151,19 @@ pub struct Features {
     pub token_match: f32,
 }
 
+/// Whether building a [`RetrievalRanker`] embeds the body sections its
+/// cache lacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SectionEmbedding {
+    /// Embed them as the ranker is built: minutes for a large library's
+    /// first build (some 28,000 sections at 10,000 skills).
+    Embed,
+    /// Use the sections when the cache holds every one, and otherwise rank
+    /// without the section term (descriptions, body keywords), so that a
+    /// server answers at once; [`embed_sections`] fills the cache beside it.
+    CachedOnly,
+}
+
 /// Ranks whole skills. See the module docs.
 pub struct RetrievalRanker {
     kind: RankerKind,
@@ -175,6 +188,26 @@ impl RetrievalRanker {
         docs: Vec<RetrievalDoc>,
         embedder: Option<Arc<Embedder>>,
         chunk_cache_dir: Option<&Path>,
+        progress: &mut dyn FnMut(EmbedProgress),
+    ) -> Result<Self, RankError> {
+        Self::with_sections(
+            kind,
+            docs,
+            embedder,
+            chunk_cache_dir,
+            SectionEmbedding::Embed,
+            progress,
+        )
+    }
+
+    /// [`RetrievalRanker::new`], embedding the sections the cache lacks or
+    /// not (`policy`).
+    pub fn with_sections(
+        kind: RankerKind,
+        docs: Vec<RetrievalDoc>,
+        embedder: Option<Arc<Embedder>>,
+        chunk_cache_dir: Option<&Path>,
+        policy: SectionEmbedding,
         progress: &mut dyn FnMut(EmbedProgress),
     ) -> Result<Self, RankError> {
         let routing: Vec<RoutingDoc> = docs.iter().map(|d| d.routing.clone()).collect();
@@ -221,7 +254,7 @@ impl RetrievalRanker {
                 }
             }
         }
-        ranker.index_sections(&unique, progress)?;
+        ranker.index_sections(&unique, policy, progress)?;
         for doc in &unique {
             let slot = ranker.slot_for(&doc.routing);
             ranker.body.insert(slot, doc);
@@ -239,6 +272,18 @@ impl RetrievalRanker {
         model: Option<&Path>,
         progress: &mut dyn FnMut(EmbedProgress),
     ) -> Result<Self, RankError> {
+        Self::for_skills_with(kind, skills, model, SectionEmbedding::Embed, progress)
+    }
+
+    /// [`RetrievalRanker::for_skills`], embedding the sections the cache
+    /// lacks or not (`sections`).
+    pub fn for_skills_with<'a>(
+        kind: RankerKind,
+        skills: impl IntoIterator<Item = &'a Skill>,
+        model: Option<&Path>,
+        sections: SectionEmbedding,
+        progress: &mut dyn FnMut(EmbedProgress),
+    ) -> Result<Self, RankError> {
         let docs = skills.into_iter().map(RetrievalDoc::from_skill).collect();
         let embedder = match kind {
             RankerKind::Semantic | RankerKind::Hybrid => Some(Arc::new(
@@ -247,7 +292,21 @@ impl RetrievalRanker {
             _ => None,
         };
         let cache_dir = install::embeddings_cache_dir();
-        RetrievalRanker::new(kind, docs, embedder, cache_dir.as_deref(), progress)
+        RetrievalRanker::with_sections(
+            kind,
+            docs,
+            embedder,
+            cache_dir.as_deref(),
+            sections,
+            progress,
+        )
+    }
+
+    /// Whether the body sections' embeddings take part: always for BM25
+    /// (which has none to take), and for semantic and hybrid ranking unless
+    /// a [`SectionEmbedding::CachedOnly`] build found some missing.
+    pub fn has_sections(&self) -> bool {
+        self.kind == RankerKind::Bm25 || self.sections.is_some()
     }
 
     pub fn config(&self) -> &RetrievalConfig {
@@ -284,15 +343,25 @@ impl RetrievalRanker {
     fn index_sections(
         &mut self,
         docs: &[RetrievalDoc],
+        policy: SectionEmbedding,
         progress: &mut dyn FnMut(EmbedProgress),
     ) -> Result<(), RankError> {
         let texts: Vec<&str> = docs
             .iter()
             .flat_map(|d| d.chunks.iter().map(|c| c.text.as_str()))
             .collect();
-        let vectors = match (&self.semantic, &self.sections) {
-            (Some(semantic), Some((cache, _))) => {
+        let vectors = match (&self.semantic, &self.sections, policy) {
+            (Some(semantic), Some((cache, _)), SectionEmbedding::Embed) => {
                 cache.vectors(semantic.embedder(), &texts, progress)?
+            }
+            (Some(_), Some((cache, _)), SectionEmbedding::CachedOnly) => {
+                match cache.cached_vectors(&texts) {
+                    Some(vectors) => vectors,
+                    None => {
+                        self.sections = None;
+                        Vec::new()
+                    }
+                }
             }
             _ => Vec::new(),
         };
@@ -328,7 +397,11 @@ impl RetrievalRanker {
         if let Some(semantic) = &mut self.semantic {
             semantic.upsert(doc.routing.clone())?;
         }
-        self.index_sections(std::slice::from_ref(&doc), &mut |_| {})?;
+        self.index_sections(
+            std::slice::from_ref(&doc),
+            SectionEmbedding::Embed,
+            &mut |_| {},
+        )?;
         let slot = self.slot_for(&doc.routing);
         self.body.insert(slot, &doc);
         self.keyword.upsert(doc.routing)?;
@@ -494,6 +567,24 @@ impl RetrievalRanker {
 }
 
 /// Mean and standard deviation of `scores`.
+/// Embeds the body sections of `skills` that the chunk cache in `cache_dir`
+/// lacks (none: nothing is kept), reporting `progress`, so that the next
+/// [`SectionEmbedding::CachedOnly`] build of them has its sections; how many
+/// were embedded.
+pub fn embed_sections<'a>(
+    embedder: &Embedder,
+    skills: impl IntoIterator<Item = &'a Skill>,
+    cache_dir: Option<&Path>,
+    progress: &mut dyn FnMut(EmbedProgress),
+) -> Result<usize, RankError> {
+    let docs: Vec<RetrievalDoc> = skills.into_iter().map(RetrievalDoc::from_skill).collect();
+    let texts: Vec<&str> = docs
+        .iter()
+        .flat_map(|d| d.chunks.iter().map(|c| c.text.as_str()))
+        .collect();
+    ChunkCache::open(embedder, cache_dir).embed_missing(embedder, &texts, progress)
+}
+
 fn distribution(scores: &[f32]) -> (f32, f32) {
     if scores.is_empty() {
         return (0.0, 0.0);
