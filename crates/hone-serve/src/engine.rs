@@ -10,19 +10,20 @@
 //! so an edit re-embeds one skill's texts.
 //!
 //! The retrieval view's semantic and hybrid ranking also embed each skill's
-//! body sections: some 28,000 at 10,000 skills, half an hour of two cores
-//! on a library's first start. The server does not wait for them: until
+//! body sections: some 23,000 at the serve benchmark's 10,000 skills, 41
+//! minutes of a busy 2-core machine on a library's first start. The server does not wait for them: until
 //! [`Engine::embed_sections`] has filled the cache beside serving, it ranks
 //! on the descriptions and the body's keywords, then on the sections too.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard};
 use std::time::Instant;
 
 use hone_core::clients::Client;
 use hone_core::embed::{EmbedProgress, Embedder, install};
+use hone_core::rank::retrieval::doc::RetrievalDoc;
 use hone_core::rank::retrieval::{RetrievalRanker, SectionEmbedding, embed_sections};
 use hone_core::rank::{self, RankView, Ranker, RankerKind, RoutingDoc, hybrid::default_kind};
 use hone_core::security::VerdictMemo;
@@ -95,6 +96,9 @@ pub struct Engine {
     /// The retrieval view ranks without the body sections' embeddings until
     /// [`Engine::embed_sections`] has made them.
     sections_pending: AtomicBool,
+    /// The embedding model, opened once for every ranker built (semantic
+    /// and hybrid ranking).
+    embedder: Option<Arc<Embedder>>,
 }
 
 /// One ranked skill.
@@ -198,18 +202,45 @@ impl Engine {
         unscanned: Unscanned,
         memo: VerdictMemo,
     ) -> Result<Engine, String> {
-        let catalog = Catalog::open_with(&options.catalog, &memo, unscanned)?;
         let requested = options.ranker;
         let mut kind = requested.unwrap_or_else(|| default_kind(options.model.as_deref()));
+        // The model and its cache (a second or so at 10,000 skills) load
+        // while the library is read and checked.
+        let (catalog, embedder) = std::thread::scope(|scope| {
+            let embedder = (kind != RankerKind::Bm25).then(|| {
+                scope.spawn(|| {
+                    Embedder::open_default(options.model.as_deref())
+                        .map(Arc::new)
+                        .map_err(|e| rank::RankError::Model(e.to_string()))
+                })
+            });
+            let catalog = Catalog::open_with(&options.catalog, &memo, unscanned);
+            let embedder = embedder.map(|opening| {
+                opening
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
+            (catalog, embedder)
+        });
+        let catalog = catalog?;
         let mut fallback = None;
         let sections = SectionEmbedding::CachedOnly;
-        let model = options.model.as_deref();
-        let (ranker, complete) = match build_ranker(&options, kind, model, &catalog, sections) {
+        let built = match embedder {
+            Some(Err(err)) => Err(err),
+            Some(Ok(embedder)) => build_ranker(&options, kind, Some(&embedder), &catalog, sections)
+                .map(|built| (Some(embedder), built)),
+            None => {
+                build_ranker(&options, kind, None, &catalog, sections).map(|built| (None, built))
+            }
+        };
+        let (embedder, (ranker, complete)) = match built {
             Ok(built) => built,
             Err(err) if requested.is_none() && kind != RankerKind::Bm25 => {
                 fallback = Some(format!("{kind} ranking is unavailable ({err}); using bm25"));
                 kind = RankerKind::Bm25;
-                build_ranker(&options, kind, None, &catalog, sections).map_err(|e| e.to_string())?
+                let built = build_ranker(&options, kind, None, &catalog, sections)
+                    .map_err(|e| e.to_string())?;
+                (None, built)
             }
             Err(err) => return Err(err.to_string()),
         };
@@ -240,6 +271,7 @@ impl Engine {
             memo,
             reloading: Mutex::new(()),
             sections_pending: AtomicBool::new(!complete),
+            embedder,
         })
     }
 
@@ -250,17 +282,19 @@ impl Engine {
         let started = Instant::now();
         let catalog = Catalog::open_with(&self.options.catalog, &self.memo, Unscanned::Scan)?;
         let changes = diff(&self.catalog(), &catalog);
-        let model = match self.kind {
-            RankerKind::Bm25 => None,
-            _ => self.options.model.as_deref(),
-        };
         let sections = if self.sections_pending() {
             SectionEmbedding::CachedOnly
         } else {
             SectionEmbedding::Embed
         };
-        let (ranker, complete) = build_ranker(&self.options, self.kind, model, &catalog, sections)
-            .map_err(|e| e.to_string())?;
+        let (ranker, complete) = build_ranker(
+            &self.options,
+            self.kind,
+            self.embedder.as_ref(),
+            &catalog,
+            sections,
+        )
+        .map_err(|e| e.to_string())?;
         let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
         *state = State {
             catalog: Arc::new(catalog),
@@ -286,17 +320,15 @@ impl Engine {
         &self,
         progress: &mut dyn FnMut(EmbedProgress),
     ) -> Result<Option<usize>, String> {
-        if !self.sections_pending() {
+        let (true, Some(embedder)) = (self.sections_pending(), &self.embedder) else {
             return Ok(None);
-        }
-        let model = self.options.model.as_deref();
-        let embedder = Embedder::open_default(model).map_err(|e| e.to_string())?;
+        };
         let cache_dir = install::embeddings_cache_dir();
         let snapshot = self.catalog();
         let skills = snapshot.skills.iter().map(|s| &s.skill);
-        let embedded = embed_sections(&embedder, skills, cache_dir.as_deref(), progress)
+        let embedded = embed_sections(embedder, skills, cache_dir.as_deref(), progress)
             .map_err(|e| e.to_string())?;
-        drop((snapshot, embedder));
+        drop(snapshot);
         // The library may have changed meanwhile: the ranker is built for
         // what is served now, embedding the few sections the cache lacks.
         let _one_at_a_time = self.reloading.lock().unwrap_or_else(|e| e.into_inner());
@@ -304,7 +336,7 @@ impl Engine {
         let (ranker, _) = build_ranker(
             &self.options,
             self.kind,
-            model,
+            Some(embedder),
             &catalog,
             SectionEmbedding::Embed,
         )
@@ -490,19 +522,31 @@ impl Engine {
 fn build_ranker(
     options: &ServeOptions,
     kind: RankerKind,
-    model: Option<&Path>,
+    embedder: Option<&Arc<Embedder>>,
     catalog: &Catalog,
     sections: SectionEmbedding,
 ) -> Result<(Box<dyn Ranker>, bool), rank::RankError> {
+    let embedder = embedder.filter(|_| kind != RankerKind::Bm25).cloned();
     match options.view {
         RankView::Listing => {
             let docs = RoutingDoc::with_builtins(routing_docs(catalog), options.builtins);
-            Ok((rank::build(kind, docs, model, &mut |_| {})?, true))
+            Ok((rank::build_with(kind, docs, embedder, &mut |_| {})?, true))
         }
         RankView::Retrieval => {
-            let skills = catalog.skills.iter().map(|s| &s.skill);
-            let ranker =
-                RetrievalRanker::for_skills_with(kind, skills, model, sections, &mut |_| {})?;
+            let docs = catalog
+                .skills
+                .iter()
+                .map(|s| RetrievalDoc::from_skill(&s.skill))
+                .collect();
+            let cache_dir = install::embeddings_cache_dir();
+            let ranker = RetrievalRanker::with_sections(
+                kind,
+                docs,
+                embedder,
+                cache_dir.as_deref(),
+                sections,
+                &mut |_| {},
+            )?;
             let complete = ranker.has_sections();
             Ok((Box::new(ranker), complete))
         }

@@ -517,14 +517,33 @@ pub fn build_stopping(
     stop: Option<crate::embed::Stop>,
 ) -> Result<Box<dyn Ranker>, RankError> {
     use std::sync::Arc;
+    let embedder = match kind {
+        RankerKind::Semantic | RankerKind::Hybrid => Some(
+            crate::embed::Embedder::open_default(model)
+                .map(|embedder| match stop {
+                    Some(stop) => embedder.stopping_when(stop),
+                    None => embedder,
+                })
+                .map(Arc::new)
+                .map_err(|e| RankError::Model(e.to_string()))?,
+        ),
+        _ => None,
+    };
+    build_with(kind, docs, embedder, progress)
+}
+
+/// A ranker of `kind` over `docs` with an embedder already open (needed for
+/// semantic and hybrid ranking, unused for BM25), embedding what its cache
+/// lacks and reporting `progress`.
+pub fn build_with(
+    kind: RankerKind,
+    docs: Vec<RoutingDoc>,
+    embedder: Option<std::sync::Arc<crate::embed::Embedder>>,
+    progress: &mut dyn FnMut(crate::embed::EmbedProgress),
+) -> Result<Box<dyn Ranker>, RankError> {
     let embedder = || {
-        crate::embed::Embedder::open_default(model)
-            .map(|embedder| match stop.clone() {
-                Some(stop) => embedder.stopping_when(stop),
-                None => embedder,
-            })
-            .map(Arc::new)
-            .map_err(|e| RankError::Model(e.to_string()))
+        embedder
+            .ok_or_else(|| RankError::Model(format!("{kind} ranking needs the embedding model")))
     };
     Ok(match kind {
         RankerKind::Bm25 => Box::new(Bm25Ranker::new(docs)?),

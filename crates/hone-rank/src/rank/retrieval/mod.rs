@@ -156,7 +156,7 @@ pub struct Features {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SectionEmbedding {
     /// Embed them as the ranker is built: minutes for a large library's
-    /// first build (some 28,000 sections at 10,000 skills).
+    /// first build (some 23,000 sections at 10,000 skills).
     Embed,
     /// Use the sections when the cache holds every one, and otherwise rank
     /// without the section term (descriptions, body keywords), so that a
@@ -272,18 +272,6 @@ impl RetrievalRanker {
         model: Option<&Path>,
         progress: &mut dyn FnMut(EmbedProgress),
     ) -> Result<Self, RankError> {
-        Self::for_skills_with(kind, skills, model, SectionEmbedding::Embed, progress)
-    }
-
-    /// [`RetrievalRanker::for_skills`], embedding the sections the cache
-    /// lacks or not (`sections`).
-    pub fn for_skills_with<'a>(
-        kind: RankerKind,
-        skills: impl IntoIterator<Item = &'a Skill>,
-        model: Option<&Path>,
-        sections: SectionEmbedding,
-        progress: &mut dyn FnMut(EmbedProgress),
-    ) -> Result<Self, RankError> {
         let docs = skills.into_iter().map(RetrievalDoc::from_skill).collect();
         let embedder = match kind {
             RankerKind::Semantic | RankerKind::Hybrid => Some(Arc::new(
@@ -292,14 +280,7 @@ impl RetrievalRanker {
             _ => None,
         };
         let cache_dir = install::embeddings_cache_dir();
-        RetrievalRanker::with_sections(
-            kind,
-            docs,
-            embedder,
-            cache_dir.as_deref(),
-            sections,
-            progress,
-        )
+        RetrievalRanker::new(kind, docs, embedder, cache_dir.as_deref(), progress)
     }
 
     /// Whether the body sections' embeddings take part: always for BM25
