@@ -66,6 +66,26 @@ pub fn background_pool() -> &'static rayon::ThreadPool {
     })
 }
 
+/// Has the heap map every allocation of 256 KB or more on its own, and hand
+/// it back when freed. glibc otherwise raises that threshold to the largest
+/// mapped block freed so far: after the first scan of a library reads and
+/// writes back the security memo (9 MB of text on a machine that has scanned
+/// large libraries), later large buffers came from the heap, and the pieces
+/// between them stayed resident (9 MB of the app's RSS on the bundled
+/// library's first start of a new build).
+///
+/// # Safety
+///
+/// Call first thing in `main`, before any other thread starts.
+pub unsafe fn keep_large_allocations_mapped() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `mallopt` only sets a tunable; the caller runs it before any
+    // other thread allocates.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 256 * 1024);
+    }
+}
+
 /// Hands the heap's free pages back to the system after a burst of work (a
 /// library checked, every file of it scanned): glibc keeps them in each
 /// thread's arena otherwise, some 11 MB after opening the shared corpus.

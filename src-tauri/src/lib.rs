@@ -39,6 +39,7 @@ mod window;
 
 use tauri::Manager;
 
+pub use engine::keep_large_allocations_mapped;
 pub use painting::paint_on_cpu;
 pub use scripts::skip_optimising_jits;
 
