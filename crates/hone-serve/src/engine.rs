@@ -11,9 +11,10 @@
 //!
 //! The retrieval view's semantic and hybrid ranking also embed each skill's
 //! body sections: some 23,000 at the serve benchmark's 10,000 skills, 41
-//! minutes of a busy 2-core machine on a library's first start. The server does not wait for them: until
-//! [`Engine::embed_sections`] has filled the cache beside serving, it ranks
-//! on the descriptions and the body's keywords, then on the sections too.
+//! minutes of a busy 2-core machine on a library's first start. The server
+//! does not wait for them: until [`Engine::embed_sections`] has filled the
+//! cache beside serving, it ranks on the descriptions and the body's
+//! keywords, then on the sections too.
 
 use std::collections::HashMap;
 use std::path::PathBuf;

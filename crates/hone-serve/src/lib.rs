@@ -227,6 +227,7 @@ fn finish_scan(
         )),
     }
 }
+
 /// The line that says a skill is left out, and why.
 fn not_serving(excluded: &catalog::Excluded) -> String {
     format!(

@@ -327,10 +327,7 @@ impl RetrievalRanker {
         policy: SectionEmbedding,
         progress: &mut dyn FnMut(EmbedProgress),
     ) -> Result<(), RankError> {
-        let texts: Vec<&str> = docs
-            .iter()
-            .flat_map(|d| d.chunks.iter().map(|c| c.text.as_str()))
-            .collect();
+        let texts = chunk_texts(docs);
         let vectors = match (&self.semantic, &self.sections, policy) {
             (Some(semantic), Some((cache, _)), SectionEmbedding::Embed) => {
                 cache.vectors(semantic.embedder(), &texts, progress)?
@@ -547,7 +544,6 @@ impl RetrievalRanker {
     }
 }
 
-/// Mean and standard deviation of `scores`.
 /// Embeds the body sections of `skills` that the chunk cache in `cache_dir`
 /// lacks (none: nothing is kept), reporting `progress`, so that the next
 /// [`SectionEmbedding::CachedOnly`] build of them has its sections; how many
@@ -559,13 +555,17 @@ pub fn embed_sections<'a>(
     progress: &mut dyn FnMut(EmbedProgress),
 ) -> Result<usize, RankError> {
     let docs: Vec<RetrievalDoc> = skills.into_iter().map(RetrievalDoc::from_skill).collect();
-    let texts: Vec<&str> = docs
-        .iter()
-        .flat_map(|d| d.chunks.iter().map(|c| c.text.as_str()))
-        .collect();
-    ChunkCache::open(embedder, cache_dir).embed_missing(embedder, &texts, progress)
+    ChunkCache::open(embedder, cache_dir).embed_missing(embedder, &chunk_texts(&docs), progress)
 }
 
+/// What is embedded of `docs`' sections, in order.
+fn chunk_texts(docs: &[RetrievalDoc]) -> Vec<&str> {
+    docs.iter()
+        .flat_map(|d| d.chunks.iter().map(|c| c.text.as_str()))
+        .collect()
+}
+
+/// Mean and standard deviation of `scores`.
 fn distribution(scores: &[f32]) -> (f32, f32) {
     if scores.is_empty() {
         return (0.0, 0.0);
