@@ -40,6 +40,17 @@ enum Field {
 
 const FIELDS: usize = 7;
 
+/// The fields by their number.
+const FIELD_ORDER: [Field; FIELDS] = [
+    Field::Name,
+    Field::Description,
+    Field::Routing,
+    Field::Headings,
+    Field::References,
+    Field::Scripts,
+    Field::Body,
+];
+
 fn is_routing(field: Field) -> bool {
     matches!(field, Field::Name | Field::Description | Field::Routing)
 }
@@ -108,37 +119,52 @@ impl BodyIndex {
             (Field::Scripts, doc.scripts.join("\n")),
             (Field::Body, doc.body.clone()),
         ];
-        let mut counts: HashMap<(u32, Field), u32> = HashMap::new();
+        // Every (term, field) occurrence, then counted in runs once sorted:
+        // cheaper than a map per skill, and the postings go in by term and
+        // field, not in a map's order (which differs from one map to the
+        // next): a skill's evidence is summed in posting order, so any other
+        // order changes a score's last bits from one run, or one edit, to
+        // the next.
+        let mut occurrences: Vec<(u32, u8)> = Vec::new();
         let mut lengths = [0u32; FIELDS];
+        let (terms, postings, document_frequency) = (
+            &mut self.terms,
+            &mut self.postings,
+            &mut self.document_frequency,
+        );
         for (field, text) in &texts {
-            let ids: Vec<u32> = self
-                .analyzer
-                .with_index_terms(text, |terms| {
-                    terms.map(|t| t.term.to_owned()).collect::<Vec<_>>()
-                })
-                .into_iter()
-                .map(|term| self.term_id(term))
-                .collect();
-            lengths[*field as usize] = ids.len().try_into().unwrap_or(u32::MAX);
-            for id in ids {
-                *counts.entry((id, *field)).or_default() += 1;
-            }
-        }
-        let slot_u32 = u32::try_from(slot).unwrap_or(u32::MAX);
-        // Postings go in by term and field, not in the map's order (which
-        // differs from one map to the next): a skill's evidence is summed in
-        // posting order, so any other order changes a score's last bits from
-        // one run, or one edit, to the next.
-        let mut counts: Vec<((u32, Field), u32)> = counts.into_iter().collect();
-        counts.sort_unstable_by_key(|&((id, field), _)| (id, field as u8));
-        let mut term_ids: Vec<u32> = counts.iter().map(|&((id, _), _)| id).collect();
-        term_ids.dedup();
-        for ((id, field), frequency) in counts {
-            self.postings[id as usize].push(Posting {
-                slot: slot_u32,
-                field,
-                frequency: frequency.try_into().unwrap_or(u16::MAX),
+            let before = occurrences.len();
+            self.analyzer.with_index_terms(text, |found| {
+                for found in found {
+                    // A known term costs a lookup, not an allocation.
+                    let id = match terms.get(found.term) {
+                        Some(&id) => id,
+                        None => {
+                            let id = u32::try_from(postings.len()).unwrap_or(u32::MAX);
+                            terms.insert(found.term.to_owned(), id);
+                            postings.push(Vec::new());
+                            document_frequency.push(0);
+                            id
+                        }
+                    };
+                    occurrences.push((id, *field as u8));
+                }
             });
+            lengths[*field as usize] = (occurrences.len() - before).try_into().unwrap_or(u32::MAX);
+        }
+        occurrences.sort_unstable();
+        let slot_u32 = u32::try_from(slot).unwrap_or(u32::MAX);
+        let mut term_ids: Vec<u32> = Vec::new();
+        for run in occurrences.chunk_by(|a, b| a == b) {
+            let (id, field) = run[0];
+            postings[id as usize].push(Posting {
+                slot: slot_u32,
+                field: FIELD_ORDER[usize::from(field)],
+                frequency: run.len().try_into().unwrap_or(u16::MAX),
+            });
+            if term_ids.last() != Some(&id) {
+                term_ids.push(id);
+            }
         }
         for &id in &term_ids {
             self.document_frequency[id as usize] += 1;
@@ -229,15 +255,6 @@ impl BodyIndex {
         held.term_ids = term_ids.into_boxed_slice();
     }
 
-    fn term_id(&mut self, term: String) -> u32 {
-        let next = u32::try_from(self.postings.len()).unwrap_or(u32::MAX);
-        *self.terms.entry(term).or_insert_with(|| {
-            self.postings.push(Vec::new());
-            self.document_frequency.push(0);
-            next
-        })
-    }
-
     /// The evidence of every slot for `query` (0 for free slots and skills
     /// matching no term), indexed by slot.
     pub fn evidence(&self, query: &str) -> Vec<f32> {
@@ -294,6 +311,13 @@ impl BodyIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fields_are_found_by_their_number() {
+        for (number, field) in FIELD_ORDER.iter().enumerate() {
+            assert_eq!(*field as usize, number);
+        }
+    }
 
     fn doc(name: &str, description: &str, body: &str) -> RetrievalDoc {
         RetrievalDoc {

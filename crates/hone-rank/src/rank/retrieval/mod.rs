@@ -174,6 +174,9 @@ pub struct RetrievalRanker {
     sections: Option<(ChunkCache, ChunkIndex)>,
     body: BodyIndex,
     slots: Vec<Option<Slot>>,
+    /// The free slots, the last freed last (a search for one would make
+    /// building an index quadratic).
+    free_slots: Vec<usize>,
     by_key: HashMap<String, usize>,
     /// The slot of each of the semantic ranker's documents, by its index.
     semantic_slots: Vec<usize>,
@@ -211,6 +214,68 @@ impl RetrievalRanker {
         progress: &mut dyn FnMut(EmbedProgress),
     ) -> Result<Self, RankError> {
         let routing: Vec<RoutingDoc> = docs.iter().map(|d| d.routing.clone()).collect();
+        // One document per key, the last one winning, as upserts would.
+        let mut unique: Vec<RetrievalDoc> = Vec::with_capacity(docs.len());
+        let mut position: HashMap<String, usize> = HashMap::new();
+        for doc in docs {
+            match position.get(&doc.routing.key) {
+                Some(&i) => unique[i] = doc,
+                None => {
+                    position.insert(doc.routing.key.clone(), unique.len());
+                    unique.push(doc);
+                }
+            }
+        }
+        // The body index (the longest part at 10,000 skills) is
+        // built on a second thread while the listing's indexes load and the
+        // sections are embedded or read from their cache. A fresh ranker
+        // gives the documents slots in order, so the body index can number
+        // them before the slots are taken.
+        let (ranker, body) = std::thread::scope(|scope| {
+            let body = scope.spawn(|| {
+                let mut body = BodyIndex::default();
+                for (slot, doc) in unique.iter().enumerate() {
+                    body.insert(slot, doc);
+                }
+                body
+            });
+            let ranker = Self::without_body(
+                kind,
+                routing,
+                &unique,
+                embedder,
+                chunk_cache_dir,
+                policy,
+                progress,
+            );
+            let body = body
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (ranker, body)
+        });
+        let mut ranker = ranker?;
+        debug_assert!(
+            unique
+                .iter()
+                .enumerate()
+                .all(|(slot, doc)| ranker.by_key.get(&doc.routing.key) == Some(&slot)),
+            "a fresh ranker's slots follow its documents"
+        );
+        ranker.body = body;
+        Ok(ranker)
+    }
+
+    /// The ranker of `unique` (one document per key) with every index but
+    /// the body's.
+    fn without_body(
+        kind: RankerKind,
+        routing: Vec<RoutingDoc>,
+        unique: &[RetrievalDoc],
+        embedder: Option<Arc<Embedder>>,
+        chunk_cache_dir: Option<&Path>,
+        policy: SectionEmbedding,
+        progress: &mut dyn FnMut(EmbedProgress),
+    ) -> Result<Self, RankError> {
         let keyword = Bm25Ranker::new(routing.clone())?;
         let (semantic, sections) = match (kind, embedder) {
             (RankerKind::Bm25, _) => (None, None),
@@ -239,26 +304,11 @@ impl RetrievalRanker {
             sections,
             body: BodyIndex::default(),
             slots: Vec::new(),
+            free_slots: Vec::new(),
             by_key: HashMap::new(),
             semantic_slots: Vec::new(),
         };
-        // One document per key, the last one winning, as upserts would.
-        let mut unique: Vec<RetrievalDoc> = Vec::with_capacity(docs.len());
-        let mut position: HashMap<String, usize> = HashMap::new();
-        for doc in docs {
-            match position.get(&doc.routing.key) {
-                Some(&i) => unique[i] = doc,
-                None => {
-                    position.insert(doc.routing.key.clone(), unique.len());
-                    unique.push(doc);
-                }
-            }
-        }
-        ranker.index_sections(&unique, policy, progress)?;
-        for doc in &unique {
-            let slot = ranker.slot_for(&doc.routing);
-            ranker.body.insert(slot, doc);
-        }
+        ranker.index_sections(unique, policy, progress)?;
         ranker.map_semantic_slots();
         Ok(ranker)
     }
@@ -303,8 +353,7 @@ impl RetrievalRanker {
         let slot = match self.by_key.get(&doc.key) {
             Some(&slot) => slot,
             None => {
-                let slot = self.slots.iter().position(Option::is_none);
-                let slot = slot.unwrap_or_else(|| {
+                let slot = self.free_slots.pop().unwrap_or_else(|| {
                     self.slots.push(None);
                     self.slots.len() - 1
                 });
@@ -687,6 +736,7 @@ impl Ranker for RetrievalRanker {
             index.remove(slot);
         }
         self.slots[slot] = None;
+        self.free_slots.push(slot);
         self.map_semantic_slots();
         Ok(true)
     }
