@@ -245,20 +245,16 @@ impl Engine {
             }
             Err(err) => return Err(err.to_string()),
         };
-        let view = options.view;
-        // A library's calibrated threshold (`hone eval --calibrate`) is the
-        // listing view's; the retrieval view's selection adapts to the
-        // library by itself (see `hone_core::rank::retrieval`).
-        let threshold = match view {
-            RankView::Listing => hone_core::library_settings::selection_threshold(
-                options.catalog.roots.first().map(|root| root.as_path()),
-                kind,
-                options.threshold,
-                ranker.default_threshold(),
-            )
-            .map_err(|e| e.to_string())?,
-            RankView::Retrieval => options.threshold.unwrap_or(ranker.default_threshold()),
-        };
+        // A library's calibrated threshold (`hone eval --calibrate`) is one
+        // of the listing's confidence, which the retrieval view selects with
+        // too (see `hone_core::rank::retrieval`).
+        let threshold = hone_core::library_settings::selection_threshold(
+            options.catalog.roots.first().map(|root| root.as_path()),
+            kind,
+            options.threshold,
+            ranker.default_threshold(),
+        )
+        .map_err(|e| e.to_string())?;
         Ok(Engine {
             options,
             kind,

@@ -108,13 +108,10 @@ impl RankingArgs {
     }
 
     /// The threshold `ranker` selects with in the library at `library`:
-    /// `--threshold`, else (listing view) the library's calibrated one, else
-    /// the ranker's. The retrieval view's selection adapts to the library by
-    /// itself, and a calibration stored for the listing does not apply to it.
+    /// `--threshold`, else the library's calibrated one, else the ranker's.
+    /// Both views select on the listing's confidence, so a calibration
+    /// applies to both.
     pub fn threshold(&self, library: &Path, ranker: &dyn Ranker) -> anyhow::Result<f32> {
-        if self.view() == RankView::Retrieval {
-            return Ok(self.threshold.unwrap_or(ranker.default_threshold()));
-        }
         Ok(selection_threshold(
             Some(library),
             ranker.kind(),
