@@ -100,6 +100,9 @@ def p_at_1(cases, score):
 
 def selection_features(case, score):
     r = ranked(case, score)
+    # The view's own confidence in its top match (the listing's, see
+    # crates/hone-rank/src/rank/retrieval/mod.rs), when the dump has it.
+    confidence = case.get("confidence")
     scores = [s for _, s in r]
     if not scores:
         return None
@@ -113,6 +116,7 @@ def selection_features(case, score):
         "z": (top - mean) / spread,
         "zmargin": (top - second) / spread,
         "near": near,
+        "confidence": -1.0 if confidence is None else confidence,
         "right": bool(case["expect"]) and r[0][0] in case["expect"],
         "positive": bool(case["expect"]),
     }
@@ -125,6 +129,7 @@ RULES = {
     "margin in candidate deviations": lambda f: f["zmargin"],
     "standard score + margin in deviations": lambda f: f["z"] + f["zmargin"],
     "standard score + margin, less near-duplicates": lambda f: f["z"] + f["zmargin"] - 0.5 * f["near"],
+    "the view's confidence (the listing's in its top match)": lambda f: f["confidence"],
 }
 
 
@@ -192,6 +197,15 @@ def main():
                 ]
                 cells.append(f"fit {fit} (t={t:.2f}, own {accuracy(features[fit], rule, t):.3f}): " + ", ".join(others))
             print(f"  {rule_name}:\n    " + "\n    ".join(cells))
+        own = [c["threshold"] for c in cases if "threshold" in c]
+        if own:
+            rule = RULES["the view's confidence (the listing's in its top match)"]
+            cells = []
+            for lib in libraries:
+                negatives = [f for f in features[lib] if not f["positive"]]
+                fpr = sum(rule(f) >= own[0] for f in negatives) / max(len(negatives), 1)
+                cells.append(f"{lib} {accuracy(features[lib], rule, own[0]):.3f} (FPR {fpr:.2f})")
+            print(f"  the view's confidence at its own threshold {own[0]:.2f}: " + ", ".join(cells))
 
 
 if __name__ == "__main__":

@@ -233,6 +233,8 @@ fn dump_cases(
                 })
             })
             .collect();
+        // What the view selects with: its top match's confidence.
+        let top = ranker.rank(&case.query, 1).expect("the request ranks");
         let line = json!({
             "library": bench.name,
             "held_out": bench.held_out,
@@ -241,6 +243,8 @@ fn dump_cases(
             "query": case.query,
             "expect": case.expect,
             "candidates": candidates,
+            "confidence": top.first().map(|m| m.confidence),
+            "threshold": ranker.default_threshold(),
         });
         writeln!(file, "{line}").expect("the dump is written");
     }
