@@ -371,6 +371,22 @@ fn eval_calibrates_and_later_runs_use_the_stored_threshold() {
     assert!(code == 0 || code == 1, "{err}");
     let json: Value = serde_json::from_str(&out).unwrap();
     assert!((json["threshold"].as_f64().unwrap() - fitted).abs() < 1e-6);
+    // The retrieval view selects on the listing's confidence: the stored
+    // threshold is its too.
+    let (_, out, err) = run(hone()
+        .arg("search")
+        .arg(&library)
+        .arg("write a commit message")
+        .args([
+            "--ranker",
+            "bm25",
+            "--view",
+            "retrieval",
+            "--format",
+            "json",
+        ]));
+    let json: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+    assert!((json["threshold"].as_f64().unwrap() - fitted).abs() < 1e-6);
     // An explicit threshold still wins.
     let (_, out, _) = run(hone()
         .arg("search")
