@@ -86,17 +86,6 @@ pub unsafe fn keep_large_allocations_mapped() {
     }
 }
 
-/// Hands the heap's free pages back to the system after a burst of work (a
-/// library checked, every file of it scanned): glibc keeps them in each
-/// thread's arena otherwise, some 11 MB after opening the shared corpus.
-pub fn release_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only returns unused heap pages; it takes no pointers.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
-
 /// Findings for one skill, as the editor's text stands, including the
 /// library-wide ones that concern it (a name another skill already uses).
 pub fn check_skill(skill: &Skill, library: &Library, target: Target) -> Vec<Diagnostic> {

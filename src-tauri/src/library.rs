@@ -121,7 +121,7 @@ fn check_in_background(app: &AppHandle, session: Arc<Session>) {
     let app = app.clone();
     std::thread::spawn(move || {
         session.check();
-        crate::engine::release_freed_memory();
+        hone_core::heap::release_freed_memory();
         let state = app.state::<AppState>();
         // A newer session (the library changed meanwhile) sends its own view.
         if Arc::ptr_eq(&state.session(), &session) {

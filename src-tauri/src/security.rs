@@ -171,7 +171,7 @@ pub fn library_report(session: &Session) -> LibrarySecurity {
     let _ = memo.save();
     drop(memo);
     let skills: Vec<SkillSecurity> = reports.into_iter().map(skill_view).collect();
-    crate::engine::release_freed_memory();
+    hone_core::heap::release_freed_memory();
     LibrarySecurity {
         generation: session.generation(),
         counts: counts(&skills),

@@ -36,6 +36,6 @@ pub use hone_clients::{catalog, clients, tokens};
 pub use hone_pack::pack;
 pub use hone_rank::{embed, rank};
 pub use hone_skill::{
-    cancel, diagnostic, document, edit, fields, folder, library, links, render, skill, substitute,
-    text, watch, workspace, yaml,
+    cancel, diagnostic, document, edit, fields, folder, heap, library, links, render, skill,
+    substitute, text, watch, workspace, yaml,
 };

@@ -24,6 +24,7 @@ use std::time::Instant;
 
 use hone_core::clients::Client;
 use hone_core::embed::{EmbedProgress, Embedder, install};
+use hone_core::heap::release_freed_memory;
 use hone_core::rank::retrieval::doc::RetrievalDoc;
 use hone_core::rank::retrieval::{RetrievalRanker, SectionEmbedding, embed_sections};
 use hone_core::rank::{self, RankView, Ranker, RankerKind, RoutingDoc, hybrid::default_kind};
@@ -255,6 +256,8 @@ impl Engine {
             ranker.default_threshold(),
         )
         .map_err(|e| e.to_string())?;
+        // Building the indexes freed as much as they keep.
+        release_freed_memory();
         Ok(Engine {
             options,
             kind,
@@ -297,7 +300,9 @@ impl Engine {
             catalog: Arc::new(catalog),
             ranker,
         };
+        drop(state);
         self.sections_pending.store(!complete, Ordering::Release);
+        release_freed_memory();
         Ok(Changes {
             elapsed: started.elapsed(),
             ..changes
@@ -340,7 +345,9 @@ impl Engine {
         .map_err(|e| e.to_string())?;
         let mut state = self.state.write().unwrap_or_else(|e| e.into_inner());
         *state = State { catalog, ranker };
+        drop(state);
         self.sections_pending.store(false, Ordering::Release);
+        release_freed_memory();
         Ok(Some(embedded))
     }
 

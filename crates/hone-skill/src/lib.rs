@@ -29,6 +29,7 @@ pub mod document;
 pub mod edit;
 pub mod fields;
 pub mod folder;
+pub mod heap;
 pub mod library;
 pub mod links;
 pub mod render;
