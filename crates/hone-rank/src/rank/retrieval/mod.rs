@@ -714,11 +714,13 @@ impl Ranker for RetrievalRanker {
                 .copied()
                 .copied()
                 .unwrap_or_default();
+            let score = selection.listing_score(&f);
+            // Alone, a match has no margin (as in the listing).
             let other = listing_best
                 .iter()
                 .find(|(id, _)| *id != m.id)
-                .map_or(0.0, |(_, score)| *score);
-            m.confidence = selection.confidence(selection.listing_score(&f), other);
+                .map_or(score, |(_, score)| *score);
+            m.confidence = selection.confidence(score, other);
             m.explanation = Explanation::Retrieval(RetrievalExplanation {
                 keyword: listing_keyword.get(&m.key).cloned(),
                 description_similarity: f.description,
