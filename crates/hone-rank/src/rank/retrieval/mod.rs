@@ -78,18 +78,28 @@ type Evidence = (
 );
 
 /// How a match is selected: the listing's confidence in it (see the module
-/// docs), from the listing ranker of the same kind.
+/// docs), from the listing ranker of the same kind, at the listing's
+/// threshold.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Selection {
-    /// The listing's weights of the keyword confidence and the token match
-    /// in its score (beside the description cosine).
-    pub keyword_weight: f32,
-    pub token_weight: f32,
-    /// The listing's calibration of its score and margin; `None` for BM25,
-    /// whose keyword confidence is the listing's confidence already.
-    pub calibration: Option<Calibration>,
-    /// The listing's threshold.
+    pub listing: ListingConfidence,
     pub threshold: f32,
+}
+
+/// How the listing ranker of a kind turns a skill's evidence into its
+/// confidence.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ListingConfidence {
+    /// BM25: the keyword confidence is the listing's confidence already.
+    Keyword,
+    /// Semantic and hybrid: a score (the description cosine plus the
+    /// weighted keyword confidence and token match) and its margin over the
+    /// best other skill's, through the listing's calibration.
+    Calibrated {
+        keyword_weight: f32,
+        token_weight: f32,
+        calibration: Calibration,
+    },
 }
 
 impl Selection {
@@ -99,25 +109,27 @@ impl Selection {
             RankerKind::Semantic => {
                 let listing = SemanticConfig::default();
                 Selection {
-                    keyword_weight: 0.0,
-                    token_weight: 0.0,
-                    calibration: Some(listing.calibration),
+                    listing: ListingConfidence::Calibrated {
+                        keyword_weight: 0.0,
+                        token_weight: 0.0,
+                        calibration: listing.calibration,
+                    },
                     threshold: listing.threshold,
                 }
             }
             RankerKind::Hybrid => {
                 let listing = HybridConfig::default();
                 Selection {
-                    keyword_weight: listing.keyword_weight,
-                    token_weight: listing.token_weight,
-                    calibration: Some(listing.calibration),
+                    listing: ListingConfidence::Calibrated {
+                        keyword_weight: listing.keyword_weight,
+                        token_weight: listing.token_weight,
+                        calibration: listing.calibration,
+                    },
                     threshold: listing.threshold,
                 }
             }
             RankerKind::Bm25 | RankerKind::Agent => Selection {
-                keyword_weight: 1.0,
-                token_weight: 0.0,
-                calibration: None,
+                listing: ListingConfidence::Keyword,
                 threshold: Bm25Config::default().threshold,
             },
         }
@@ -125,12 +137,14 @@ impl Selection {
 
     /// The listing's score of a skill with evidence `f`.
     fn listing_score(&self, f: &Features) -> f32 {
-        match self.calibration {
-            None => f.keyword_confidence,
-            Some(_) => {
-                f.description
-                    + self.keyword_weight * f.keyword_confidence
-                    + self.token_weight * f.token_match
+        match self.listing {
+            ListingConfidence::Keyword => f.keyword_confidence,
+            ListingConfidence::Calibrated {
+                keyword_weight,
+                token_weight,
+                ..
+            } => {
+                f.description + keyword_weight * f.keyword_confidence + token_weight * f.token_match
             }
         }
     }
@@ -138,9 +152,11 @@ impl Selection {
     /// The confidence of a skill of listing score `score` whose best
     /// competitor scores `other`.
     pub fn confidence(&self, score: f32, other: f32) -> f32 {
-        match self.calibration {
-            None => score,
-            Some(calibration) => calibration.confidence(score, score - other),
+        match self.listing {
+            ListingConfidence::Keyword => score,
+            ListingConfidence::Calibrated { calibration, .. } => {
+                calibration.confidence(score, score - other)
+            }
         }
     }
 }
@@ -732,7 +748,6 @@ impl Ranker for RetrievalRanker {
                 formula: formula.clone(),
             });
         }
-        matches.truncate(k);
         Ok(matches)
     }
 
