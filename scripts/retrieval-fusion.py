@@ -40,15 +40,18 @@ def fusions(ranker):
             found[f"keyword + {b} body"] = lambda c, b=b: c["keyword"] + b * squash(c["body"])
         found["body alone"] = lambda c: c["body"]
         return found
-    for a, b, k in itertools.product(
-        (0.0, 0.25, 0.5, 0.75, 1.0), (0.0, 0.25, 0.5, 0.75, 1.0), (0.0, 0.25)
+    for a, b, k, t in itertools.product(
+        (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5),
+        (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5),
+        (0.0, 0.25),
+        (0.0, 0.25, 0.5, 1.25),
     ):
-        found[f"sum desc + {a} section + {b} body + {k} kw + token"] = (
-            lambda c, a=a, b=b, k=k: c["description"]
+        found[f"sum desc + {a} section + {b} body + {k} kw + {t} token"] = (
+            lambda c, a=a, b=b, k=k, t=t: c["description"]
             + a * c["section"]
             + b * squash(c["body"])
             + k * c["keyword"]
-            + 1.25 * c["token"]
+            + t * c["token"]
         )
     for b in (0.0, 0.25, 0.5):
         found[f"max(desc, section) + {b} body + 0.25 kw + token"] = (
@@ -68,6 +71,13 @@ def fusions(ranker):
         lambda c: c["description"] + 0.25 * c["keyword"] + 1.25 * c["token"]
     )
     return found
+
+
+# The view's fusion (equal weights) and the one before it, always shown.
+REFERENCES = (
+    "sum desc + 1.0 section + 1.0 body + 0.0 kw + 0.0 token",
+    "sum desc + 0.5 section + 0.5 body + 0.25 kw + 1.25 token",
+)
 
 
 def rrf(case, k=60):
@@ -180,9 +190,9 @@ def main():
         key = lambda item: sum(item[1][lib] for lib in tuning)
         results.sort(key=key, reverse=True)
         print("P@1 by fusion (fitted on: " + ", ".join(tuning) + "), best first:")
-        for name, row in results[:8] + [r for r in results if r[0].startswith(("listing only", "reciprocal", "max(", "sum desc + 0.5 mean"))]:
+        for name, row in results[:8] + [r for r in results if r[0].startswith(("listing only", "reciprocal", "max(", "sum desc + 0.5 mean")) or r[0] in REFERENCES]:
             print("  " + name + ": " + ", ".join(f"{lib} {row[lib]:.3f}" for lib in libraries))
-        chosen_name = results[0][0]
+        chosen_name = REFERENCES[0] if REFERENCES[0] in options else results[0][0]
         score = options[chosen_name]
         print(f"selection, with `{chosen_name}`: threshold fitted on one library, accuracy on the others")
         features = {

@@ -622,3 +622,52 @@ fn retrieval_sections_built_from_the_cache_alone_rank_as_embedded_ones() {
     };
     assert_eq!(ids(&cached), ids(&build(SectionEmbedding::Embed)));
 }
+
+/// The retrieval view's score is its three pieces of evidence at equal
+/// weights (the listing's token match and keyword confidence only select),
+/// so the semantic and hybrid rankers order skills alike in it.
+#[test]
+fn a_retrieval_score_is_its_evidence_summed_and_both_model_rankers_order_alike() {
+    use hone_core::rank::retrieval::RetrievalRanker;
+    use hone_core::rank::retrieval::doc::RetrievalDoc;
+    use hone_core::rank::{Explanation, RankerKind};
+
+    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../skills"));
+    let mut skills: Vec<hone_core::skill::Skill> = std::fs::read_dir(&root)
+        .unwrap()
+        .filter_map(|entry| hone_core::skill::Skill::load(&entry.unwrap().path()).ok())
+        .collect();
+    skills.sort_by(|a, b| a.id.cmp(&b.id));
+    let build = |kind| {
+        RetrievalRanker::new(
+            kind,
+            skills.iter().map(RetrievalDoc::from_skill).collect(),
+            Some(embedder(EmbeddingCache::in_memory("test", 384))),
+            None,
+            &mut |_| {},
+        )
+        .unwrap()
+    };
+    let (hybrid, semantic) = (build(RankerKind::Hybrid), build(RankerKind::Semantic));
+    for request in [
+        "check a skill's frontmatter before publishing it",
+        "write release notes from the git log",
+        "something unrelated about gardening",
+    ] {
+        let matches = hybrid.rank(request, 5).unwrap();
+        assert!(!matches.is_empty());
+        for m in &matches {
+            let Explanation::Retrieval(e) = &m.explanation else {
+                panic!("a retrieval explanation");
+            };
+            let sum = e.description_similarity
+                + e.section_similarity
+                + e.body_evidence / (1.0 + e.body_evidence);
+            assert!((m.score - sum).abs() < 1e-5, "{request}: {m:?}");
+        }
+        let order = |matches: Vec<hone_core::rank::Match>| -> Vec<String> {
+            matches.into_iter().map(|m| m.id).collect()
+        };
+        assert_eq!(order(matches), order(semantic.rank(request, 5).unwrap()));
+    }
+}

@@ -17,20 +17,24 @@
 //! - *section*: the cosine of its closest body section ([`chunks`]), max-sim
 //!   over the sections' own embeddings (cached beside the descriptions');
 //! - *body evidence*: BM25F over all fields, body included ([`keyword`]);
-//! - *keyword confidence*: the listing BM25's calibrated confidence.
 //!
-//! and the score is, with the weights of [`RetrievalConfig::default`],
+//! and the score is their sum at equal weights ([`RetrievalConfig::for_kind`]),
 //!
 //! ```text
-//! score = description + a · section + b · evidence / (1 + evidence) + c · keyword confidence
+//! score = description + section + evidence / (1 + evidence)
 //! ```
 //!
-//! then the best [`RetrievalConfig::rerank_depth`] re-ordered by adding the
-//! listing's late-interaction token match, as the listing hybrid does. With
-//! `--ranker bm25` (no model) the score is the listing BM25 confidence plus
-//! the body evidence term. The alternatives measured (max over description
-//! and sections, reciprocal-rank fusion, the second-best section) and the
-//! figures are in the benchmarks page (`docs/benchmarks/index.md`).
+//! With `--ranker bm25` (no model) the score is the listing BM25 confidence
+//! plus half the body evidence term; semantic and hybrid ranking order
+//! alike and differ in how they select. The listing's own keyword confidence
+//! and late-interaction token match, which the listing hybrid adds to the
+//! description, are left out of the score: with a skill's sections beside
+//! its description they pull the ranking back toward the listing (fitted on
+//! the tuning library, their best weights are 0 and 0–0.25). They still give
+//! a match its confidence (below). The alternatives measured (max over
+//! description and sections, reciprocal-rank fusion, the second-best
+//! section, the listing's terms at other weights) and the figures are in the
+//! benchmarks page (`docs/benchmarks/index.md`).
 //!
 //! ## Confidence and selection
 //!
@@ -166,10 +170,9 @@ impl Selection {
 pub struct RetrievalConfig {
     pub section_weight: f32,
     pub body_weight: f32,
-    pub keyword_weight: f32,
-    pub token_weight: f32,
-    /// Skills re-ranked with the token match.
-    pub rerank_depth: usize,
+    /// Skills given the listing hybrid's token match, which its confidence
+    /// needs (hybrid only).
+    pub token_depth: usize,
     /// Matches asked of the listing BM25.
     pub keyword_depth: usize,
     /// Candidates scored in full (among them a match's listing competitor
@@ -182,11 +185,10 @@ impl RetrievalConfig {
     /// The view's parameters for ranker `kind`.
     pub fn for_kind(kind: RankerKind) -> Self {
         RetrievalConfig {
-            section_weight: 0.5,
-            body_weight: 0.5,
-            keyword_weight: 0.25,
-            token_weight: 1.25,
-            rerank_depth: 30,
+            section_weight: 1.0,
+            // BM25's keyword confidence is on another scale than a cosine.
+            body_weight: if kind == RankerKind::Bm25 { 0.5 } else { 1.0 },
+            token_depth: 30,
             keyword_depth: 50,
             pool: 50,
             selection: Selection::of_listing(kind),
@@ -549,64 +551,57 @@ impl RetrievalRanker {
         Ok((features, embedded, keyword_matches))
     }
 
-    fn first_stage(&self, f: &Features) -> f32 {
+    fn score(&self, f: &Features) -> f32 {
         let c = &self.config;
         let evidence = c.body_weight * f.body_evidence / (1.0 + f.body_evidence);
         match self.kind {
             RankerKind::Bm25 => f.keyword_confidence + evidence,
-            _ => {
-                f.description
-                    + c.section_weight * f.section.best
-                    + evidence
-                    + c.keyword_weight * f.keyword_confidence
-            }
+            _ => f.description + c.section_weight * f.section.best + evidence,
         }
     }
 
-    /// Every live slot's evidence and score, best first, the best
-    /// `rerank_depth` re-ranked: what [`Ranker::rank`] orders, for
-    /// benchmarks that try other fusions on the same evidence.
+    /// Every live slot's evidence and score, best first: what
+    /// [`Ranker::rank`] orders, for benchmarks that try other fusions on the
+    /// same evidence.
     pub fn scored(&self, query: &str) -> Result<Vec<(usize, Features, f32)>, RankError> {
         check_query(query)?;
         if query.trim().is_empty() || self.by_key.is_empty() {
             return Ok(Vec::new());
         }
         let (mut features, embedded, _) = self.features(query)?;
-        let mut scores: Vec<f32> = features.iter().map(|f| self.first_stage(f)).collect();
+        let mut scores: Vec<f32> = features.iter().map(|f| self.score(f)).collect();
         for (slot, score) in scores.iter_mut().enumerate() {
             if self.slots[slot].is_none() {
                 *score = f32::NEG_INFINITY;
             }
         }
         let live = self.by_key.len();
-        let depth = self.config.rerank_depth.max(self.config.pool).min(live);
+        let depth = self.config.pool.min(live);
         let top = top_indices(&scores, depth);
         if let (Some(semantic), Some(embedded)) = (&self.semantic, &embedded)
             && self.kind == RankerKind::Hybrid
         {
-            let rerank: Vec<usize> = top.iter().take(self.config.rerank_depth).copied().collect();
-            let semantic_indices: Vec<usize> = rerank
+            let best: Vec<usize> = top.iter().take(self.config.token_depth).copied().collect();
+            let semantic_indices: Vec<usize> = best
                 .iter()
                 .filter_map(|&slot| {
                     let key = &self.slots[slot].as_ref()?.key;
                     semantic.index_of(key)
                 })
                 .collect();
-            if semantic_indices.len() == rerank.len() {
+            if semantic_indices.len() == best.len() {
                 let matches = semantic.token_matches(embedded, &semantic_indices)?;
-                for (&slot, token_match) in rerank.iter().zip(matches) {
+                for (&slot, token_match) in best.iter().zip(matches) {
                     features[slot].token_match = token_match;
-                    scores[slot] += self.config.token_weight * token_match;
                 }
             }
         }
-        let mut scored: Vec<(usize, Features, f32)> = top
+        let scored: Vec<(usize, Features, f32)> = top
             .into_iter()
             // Keyword ranking matches a skill only where some word matched.
             .filter(|&slot| self.kind != RankerKind::Bm25 || scores[slot] > 0.0)
             .map(|slot| (slot, features[slot], scores[slot]))
             .collect();
-        scored.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
         Ok(scored)
     }
 
@@ -635,18 +630,8 @@ impl RetrievalRanker {
                 c.body_weight
             ),
             _ => format!(
-                "description cosine + {} × best section cosine + {} × body evidence / (1 + body evidence) + {} × keyword confidence{}",
-                c.section_weight,
-                c.body_weight,
-                c.keyword_weight,
-                if self.kind == RankerKind::Hybrid {
-                    format!(
-                        " (best {} re-ranked: + {} × token match)",
-                        c.rerank_depth, c.token_weight
-                    )
-                } else {
-                    String::new()
-                }
+                "description cosine + {} × best section cosine + {} × body evidence / (1 + body evidence)",
+                c.section_weight, c.body_weight,
             ),
         }
     }
