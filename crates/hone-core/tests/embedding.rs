@@ -560,6 +560,17 @@ fn a_stopped_embedding_keeps_what_it_did_and_the_next_run_goes_on() {
     );
 }
 
+/// The bundled library's skills, by id.
+fn bundled_skills() -> Vec<hone_core::skill::Skill> {
+    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../skills"));
+    let mut skills: Vec<hone_core::skill::Skill> = std::fs::read_dir(&root)
+        .unwrap()
+        .filter_map(|entry| hone_core::skill::Skill::load(&entry.unwrap().path()).ok())
+        .collect();
+    skills.sort_by(|a, b| a.id.cmp(&b.id));
+    skills
+}
+
 /// A retrieval ranker built from the cache alone leaves the section term out
 /// while a section is missing, and once `embed_sections` has filled the
 /// cache, ranks as a build that embeds them.
@@ -569,12 +580,7 @@ fn retrieval_sections_built_from_the_cache_alone_rank_as_embedded_ones() {
     use hone_core::rank::retrieval::doc::RetrievalDoc;
     use hone_core::rank::retrieval::{RetrievalRanker, SectionEmbedding, embed_sections};
 
-    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../skills"));
-    let mut skills: Vec<hone_core::skill::Skill> = std::fs::read_dir(&root)
-        .unwrap()
-        .filter_map(|entry| hone_core::skill::Skill::load(&entry.unwrap().path()).ok())
-        .collect();
-    skills.sort_by(|a, b| a.id.cmp(&b.id));
+    let mut skills = bundled_skills();
     skills.truncate(6);
     let docs = || {
         skills
@@ -632,12 +638,7 @@ fn a_retrieval_score_is_its_evidence_summed_and_both_model_rankers_order_alike()
     use hone_core::rank::retrieval::doc::RetrievalDoc;
     use hone_core::rank::{Explanation, RankerKind};
 
-    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../skills"));
-    let mut skills: Vec<hone_core::skill::Skill> = std::fs::read_dir(&root)
-        .unwrap()
-        .filter_map(|entry| hone_core::skill::Skill::load(&entry.unwrap().path()).ok())
-        .collect();
-    skills.sort_by(|a, b| a.id.cmp(&b.id));
+    let skills = bundled_skills();
     let build = |kind| {
         RetrievalRanker::new(
             kind,
