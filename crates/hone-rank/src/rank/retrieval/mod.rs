@@ -73,13 +73,9 @@ use chunks::{ChunkCache, ChunkIndex, SectionMatch};
 use doc::RetrievalDoc;
 use keyword::BodyIndex;
 
-/// Per slot evidence, the request's embedding (when a model is loaded) and
-/// the keyword side's matches, as `features` computes them.
-type Evidence = (
-    Vec<Features>,
-    Option<crate::embed::model::QueryEmbedding>,
-    Vec<Match>,
-);
+/// Per slot evidence and the request's embedding (when a model is loaded),
+/// as `features` computes them.
+type Evidence = (Vec<Features>, Option<crate::embed::model::QueryEmbedding>);
 
 /// How a match is selected: the listing's confidence in it (see the module
 /// docs), from the listing ranker of the same kind, at the listing's
@@ -548,7 +544,7 @@ impl RetrievalRanker {
                 }
             }
         }
-        Ok((features, embedded, keyword_matches))
+        Ok((features, embedded))
     }
 
     fn score(&self, f: &Features) -> f32 {
@@ -568,7 +564,7 @@ impl RetrievalRanker {
         if query.trim().is_empty() || self.by_key.is_empty() {
             return Ok(Vec::new());
         }
-        let (mut features, embedded, _) = self.features(query)?;
+        let (mut features, embedded) = self.features(query)?;
         let mut scores: Vec<f32> = features.iter().map(|f| self.score(f)).collect();
         for (slot, score) in scores.iter_mut().enumerate() {
             if self.slots[slot].is_none() {
